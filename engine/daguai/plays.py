@@ -1,0 +1,268 @@
+"""Plays of 大怪路子: what cards make (with wild jokers) and which play beats which.
+
+Contract: ``shared/rules/daguai.md``, sections *Levels*, *Plays* and *Jokers are wild*.
+Every play is classified at a level rank (级牌), which changes the single-card order:
+BJ > SJ > level rank > A > K > ... > 2.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.cards import BIG_JOKER, Card, Rank, format_cards, parse_cards, parse_rank
+from engine.errors import InvalidNotationError, InvalidPlayError
+
+__all__ = [
+    "LEVELS",
+    "Play",
+    "PlayType",
+    "classify",
+    "hand_sort_key",
+    "parse_level",
+    "power",
+]
+
+#: The level ladder: 2, 3, ..., K, A.
+LEVELS: tuple[Rank, ...] = tuple(Rank(r) for r in range(2, 15))
+
+#: Power of the level rank in the single-card order (between A = 14 and SJ).
+LEVEL_POWER = 15
+SJ_POWER = 16
+BJ_POWER = 17
+
+
+class PlayType(enum.Enum):
+    """The nine kinds of play; ``size`` cards each, five-card kinds ordered by ``strength``."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIPLE = "triple"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full_house"
+    FOUR_WITH_ONE = "four_with_one"
+    STRAIGHT_FLUSH = "straight_flush"
+    FIVE_OF_A_KIND = "five_of_a_kind"
+
+    @property
+    def size(self) -> int:
+        """How many cards a play of this type has."""
+        return _SIZE[self]
+
+    @property
+    def strength(self) -> int:
+        """Order among the five-card types (straight 1 .. five_of_a_kind 6); 0 for the others."""
+        return _STRENGTH[self]
+
+    @property
+    def chinese(self) -> str:
+        """The type's Chinese name (单张, 对牌, 三张, 杂顺, 同花, 三带两, 四带一, 同花顺, 五同)."""
+        return _CHINESE[self]
+
+    @property
+    def english(self) -> str:
+        """The type's English name for people (``four with one``)."""
+        return self.value.replace("_", " ")
+
+
+_SIZE = {t: (1 if t is PlayType.SINGLE else 2 if t is PlayType.PAIR else 3) for t in PlayType}
+_SIZE.update(
+    {
+        t: 5
+        for t in PlayType
+        if t not in (PlayType.SINGLE, PlayType.PAIR, PlayType.TRIPLE)
+    }
+)
+_STRENGTH = {
+    PlayType.SINGLE: 0,
+    PlayType.PAIR: 0,
+    PlayType.TRIPLE: 0,
+    PlayType.STRAIGHT: 1,
+    PlayType.FLUSH: 2,
+    PlayType.FULL_HOUSE: 3,
+    PlayType.FOUR_WITH_ONE: 4,
+    PlayType.STRAIGHT_FLUSH: 5,
+    PlayType.FIVE_OF_A_KIND: 6,
+}
+_CHINESE = {
+    PlayType.SINGLE: "单张",
+    PlayType.PAIR: "对牌",
+    PlayType.TRIPLE: "三张",
+    PlayType.STRAIGHT: "杂顺",
+    PlayType.FLUSH: "同花",
+    PlayType.FULL_HOUSE: "三带两",
+    PlayType.FOUR_WITH_ONE: "四带一",
+    PlayType.STRAIGHT_FLUSH: "同花顺",
+    PlayType.FIVE_OF_A_KIND: "五同",
+}
+_OF_A_KIND = {1: PlayType.SINGLE, 2: PlayType.PAIR, 3: PlayType.TRIPLE, 5: PlayType.FIVE_OF_A_KIND}
+
+
+def power(rank: int, level: int) -> int:
+    """The rank's place in the single-card order at ``level``: 2..14 natural, 15 the level, 16 SJ, 17 BJ.
+
+    >>> power(Rank.ACE, Rank.TWO), power(Rank.TWO, Rank.TWO), power(Rank.BIG_JOKER, Rank.TWO)
+    (14, 15, 17)
+    """
+    if rank >= Rank.SMALL_JOKER:
+        return int(rank) + 1
+    return LEVEL_POWER if rank == level else int(rank)
+
+
+def hand_sort_key(card: Card, level: int) -> tuple[int, int]:
+    """Sort key for showing a hand in single-card order (use with ``reverse=True`` for high first)."""
+    return (power(card.rank, level), -(card.suit or 0))
+
+
+def flush_joker_power(level: int) -> int:
+    """What a joker counts as in a flush: the lowest rank of the single-card order **[decided]**."""
+    return 3 if level == Rank.TWO else 2
+
+
+def parse_level(token: str) -> Rank:
+    """Read a level rank (2 .. A); raises :class:`InvalidNotationError` for anything else."""
+    try:
+        rank = parse_rank(token)
+    except InvalidNotationError:
+        raise InvalidNotationError(f"unknown level {token.strip()!r} (use 2..10, J, Q, K or A)") from None
+    if rank.is_joker:
+        raise InvalidNotationError(f"a joker is no level: {token.strip()!r} (use 2..10, J, Q, K or A)")
+    return rank
+
+
+def straight_high(ranks: Iterable[int]) -> int:
+    """The high card of the lowest straight window that holds these distinct natural ranks, or 0.
+
+    A is low in A2345 (high card 5) and high in 10JQKA (high card 14); no wrap-around.
+    """
+    rs = list(ranks)
+    top = max(rs)
+    if top == 14:
+        others = [r for r in rs if r != 14]
+        if not others or max(others) <= 5:
+            return 5
+        low = min(others)
+        return 14 if low >= 10 else 0
+    low = min(rs)
+    high = max(top, 5)
+    return high if high - low <= 4 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A classified play: its type, the cards, the rank it is compared by, and the level.
+
+    ``key`` orders plays of the same type (higher beats lower); use :meth:`beats` to compare.
+
+    >>> str(Play.parse("3H 4S 5H 6H BJ").rank)
+    '6'
+    """
+
+    type: PlayType
+    cards: tuple[Card, ...]
+    rank: Rank
+    key: tuple[int, ...]
+    level: Rank
+
+    @classmethod
+    def parse(cls, text: str, level: Rank | str = Rank.TWO) -> Play:
+        """Read cards and classify them; raises :class:`InvalidPlayError` when they make no play.
+
+        >>> Play.parse("3H 3S 3D BJ 4C")
+        Play.parse('3H 3S 3D 4C BJ', level='2')
+        >>> Play.parse("3H 3S 3D BJ 4C").type
+        <PlayType.FOUR_WITH_ONE: 'four_with_one'>
+        """
+        lvl = parse_level(level) if isinstance(level, str) else level
+        cards = parse_cards(text)
+        play = classify(cards, lvl)
+        if play is None:
+            raise InvalidPlayError(f"{format_cards(cards)!r} is not a play")
+        return play
+
+    def beats(self, other: Play) -> bool:
+        """Whether this play may be played on ``other``: same card count and strictly higher."""
+        if len(self.cards) != len(other.cards):
+            return False
+        if self.type is not other.type:
+            return self.type.strength > other.type.strength
+        return self.key > other.key
+
+    @property
+    def jokers(self) -> int:
+        """How many jokers the play spends."""
+        return sum(1 for c in self.cards if c.suit is None)
+
+    def describe(self) -> str:
+        """A short bilingual description, such as ``四带一 four with one (3)``."""
+        return f"{self.type.chinese} {self.type.english} ({self.rank.token})"
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Play.parse({str(self)!r}, level={self.level.token!r})"
+
+
+def _make(kind: PlayType, cards: Sequence[Card], rank: int, key: tuple[int, ...], level: Rank) -> Play:
+    return Play(kind, tuple(sorted(cards)), Rank(rank), key, level)
+
+
+def classify(cards: Sequence[Card], level: Rank) -> Play | None:
+    """The play these cards make at ``level``, or ``None`` when they make none.
+
+    Jokers are wild in plays of 2, 3 and 5 cards: the highest type is taken, and within it the
+    jokers count as the lowest cards that make it (3 4 5 6 BJ is the straight 2-6).
+    """
+    n = len(cards)
+    naturals = [c for c in cards if c.suit is not None]
+    if n == 1:
+        card = cards[0]
+        return Play(PlayType.SINGLE, (card,), card.rank, (power(card.rank, level),), level)
+    if n not in (2, 3, 5):
+        return None
+    if not naturals:
+        # All jokers: all BJ are BJs, otherwise they all count as SJ.
+        rank = Rank.BIG_JOKER if all(c == BIG_JOKER for c in cards) else Rank.SMALL_JOKER
+        return _make(_OF_A_KIND[n], cards, rank, (power(rank, level),), level)
+    counts: dict[int, int] = {}
+    for c in naturals:
+        counts[c.rank] = counts.get(c.rank, 0) + 1
+    if len(counts) == 1:
+        rank = naturals[0].rank
+        return _make(_OF_A_KIND[n], cards, rank, (power(rank, level),), level)
+    if n != 5:
+        return None
+    return _classify_five(cards, naturals, counts, level)
+
+
+def _classify_five(
+    cards: Sequence[Card], naturals: list[Card], counts: dict[int, int], level: Rank
+) -> Play | None:
+    one_suit = len({c.suit for c in naturals}) == 1
+    distinct = len(counts) == len(naturals)
+    high = straight_high(counts) if distinct else 0
+    if high and one_suit:
+        return _make(PlayType.STRAIGHT_FLUSH, cards, high, (high,), level)
+    if len(counts) == 2:
+        (x, cx), (y, cy) = counts.items()
+        px, py = power(x, level), power(y, level)
+        # A four needs the other rank once; among several readings the jokers go lowest.
+        fours = [(p, r) for p, r, other in ((px, x, cy), (py, y, cx)) if other == 1]
+        if fours:
+            p, r = min(fours)
+            return _make(PlayType.FOUR_WITH_ONE, cards, r, (p,), level)
+        triples = [(p, r) for p, r, c, other in ((px, x, cx, cy), (py, y, cy, cx)) if c <= 3 and other <= 2]
+        p, r = min(triples)
+        return _make(PlayType.FULL_HOUSE, cards, r, (p,), level)
+    if one_suit:
+        low = flush_joker_power(level)
+        key = tuple(sorted([power(c.rank, level) for c in naturals], reverse=True))
+        key += (low,) * (5 - len(naturals))
+        top = max(naturals, key=lambda c: power(c.rank, level)).rank
+        return _make(PlayType.FLUSH, cards, top, key, level)
+    if high:
+        return _make(PlayType.STRAIGHT, cards, high, (high,), level)
+    return None
