@@ -110,7 +110,9 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank.is_joker:
             if self.suit is not None:
-                raise InvalidNotationError(f"a joker has no suit: {self.rank.token}{self.suit.letter}")
+                raise InvalidNotationError(
+                    f"a joker has no suit: {self.rank.token}{self.suit.letter}"
+                )
             code = 52 + self.rank - Rank.SMALL_JOKER
         else:
             if self.suit is None:
@@ -217,6 +219,6 @@ def parse_rank(token: str) -> Rank:
 
 
 def pack(decks: int = 1, jokers: bool = True) -> list[Card]:
-    """The cards of ``decks`` full decks (52 naturals, plus SJ and BJ when ``jokers``), in code order."""
+    """The cards of ``decks`` decks (52 naturals, and SJ, BJ when ``jokers``), in code order."""
     one: Sequence[Card] = CARDS if jokers else CARDS[:52]
     return [card for card in one for _ in range(decks)]

@@ -11,7 +11,7 @@ for wild jokers is applied (see :func:`engine.daguai.plays.classify`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from itertools import combinations
 
 from engine.cards import BIG_JOKER, SMALL_JOKER, Card, Rank
@@ -42,7 +42,7 @@ _OF_A_KIND = {2: PlayType.PAIR, 3: PlayType.TRIPLE, 5: PlayType.FIVE_OF_A_KIND}
 
 
 def legal_plays(hand: Iterable[Card], level: Rank, over: Play | None = None) -> list[Play]:
-    """Every distinct play of ``hand`` at ``level`` that may be led (``over`` is None) or beats ``over``.
+    """Every distinct play of ``hand`` at ``level`` to lead (``over`` None) or that beats ``over``.
 
     >>> from engine.cards import parse_cards
     >>> [str(p) for p in legal_plays(parse_cards("3H 3S 4H"), Rank.TWO)]
@@ -112,9 +112,9 @@ class _Generator:
             p = power(r, level)
             if p > floor:
                 plays.append(Play(_SINGLE, (self.by_rank[r][0],), _RANKS[r], (p,), level))
-        if self.sj and SJ_POWER > floor:
+        if self.sj and floor < SJ_POWER:
             plays.append(Play(_SINGLE, (SMALL_JOKER,), Rank.SMALL_JOKER, (SJ_POWER,), level))
-        if self.bj and BJ_POWER > floor:
+        if self.bj and floor < BJ_POWER:
             plays.append(Play(_SINGLE, (BIG_JOKER,), Rank.BIG_JOKER, (BJ_POWER,), level))
         return plays
 
@@ -138,9 +138,9 @@ class _Generator:
         for jokers in joker_sets[size]:
             # all jokers: all BJ are BJs, otherwise they all count as SJ
             if jokers[0] == BIG_JOKER:
-                if BJ_POWER > floor:
+                if floor < BJ_POWER:
                     plays.append(Play(kind, jokers, Rank.BIG_JOKER, (BJ_POWER,), level))
-            elif SJ_POWER > floor:
+            elif floor < SJ_POWER:
                 plays.append(Play(kind, jokers, Rank.SMALL_JOKER, (SJ_POWER,), level))
         return plays
 
@@ -167,7 +167,7 @@ class _Generator:
             plays += self.of_a_kind(5, key[0])
         return plays
 
-    def _runs(self, available: set[int] | dict[int, list[Card]], least: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    def _runs(self, available: Container[int], least: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         """(high card, natural ranks) of every straight shape: the ranks of a window the hand holds,
         at least ``least`` of them (the jokers fill the rest), each counted in its lowest window."""
         least = max(least, 5 - self.jokers)
@@ -187,11 +187,13 @@ class _Generator:
             for high, ranks in self._runs(suit_cards, 2):
                 naturals = tuple(suit_cards[r][0] for r in sorted(ranks))
                 for jokers in self.joker_sets[5 - len(ranks)]:
-                    plays.append(Play(_STRAIGHT_FLUSH, naturals + jokers, _RANKS[high], (high,), level))
+                    plays.append(
+                        Play(_STRAIGHT_FLUSH, naturals + jokers, _RANKS[high], (high,), level)
+                    )
         return plays
 
     def straights(self) -> list[Play]:
-        """Mixed-suit straights: three or more natural ranks (with two, three jokers make a four)."""
+        """Mixed-suit straights: three natural ranks or more (two and three jokers make a four)."""
         level = self.level
         plays = []
         suits = self.suits
@@ -200,7 +202,7 @@ class _Generator:
             for r in ranks:
                 mask |= suits[r]
             if mask & (mask - 1) == 0:
-                continue  # every card of these ranks is of one suit: a straight flush, not a straight
+                continue  # all cards of these ranks are of one suit: a straight flush
             naturals = _mixed([self.by_rank[r] for r in sorted(ranks)])
             for jokers in self.joker_sets[5 - len(ranks)]:
                 plays.append(Play(_STRAIGHT, naturals + jokers, _RANKS[high], (high,), level))
@@ -221,7 +223,11 @@ class _Generator:
                 for y in ranks:
                     if y == x:
                         continue
-                    naturals = tuple(xs[:a]) + (by_rank[y][0],) if x < y else (by_rank[y][0],) + tuple(xs[:a])
+                    naturals = (
+                        tuple(xs[:a]) + (by_rank[y][0],)
+                        if x < y
+                        else (by_rank[y][0],) + tuple(xs[:a])
+                    )
                     for jokers in joker_sets:
                         plays.append(Play(_FOUR, naturals + jokers, _RANKS[x], key, level))
         # one card each of two ranks and three jokers: the lower rank is the four
@@ -307,7 +313,7 @@ def _code(card: Card) -> int:
 
 
 def _mixed(groups: list[list[Card]]) -> tuple[Card, ...]:
-    """One card of each group (groups in rank order), not all of one suit; the caller checks it can be."""
+    """One card of each group (in rank order), not all of one suit; the caller checks it can be."""
     picks = [g[0] for g in groups]
     first = picks[0].suit
     if all(c.suit == first for c in picks):

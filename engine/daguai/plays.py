@@ -68,13 +68,7 @@ class PlayType(enum.Enum):
 
 
 _SIZE = {t: (1 if t is PlayType.SINGLE else 2 if t is PlayType.PAIR else 3) for t in PlayType}
-_SIZE.update(
-    {
-        t: 5
-        for t in PlayType
-        if t not in (PlayType.SINGLE, PlayType.PAIR, PlayType.TRIPLE)
-    }
-)
+_SIZE.update({t: 5 for t in PlayType if t not in (PlayType.SINGLE, PlayType.PAIR, PlayType.TRIPLE)})
 _STRENGTH = {
     PlayType.SINGLE: 0,
     PlayType.PAIR: 0,
@@ -101,7 +95,7 @@ _OF_A_KIND = {1: PlayType.SINGLE, 2: PlayType.PAIR, 3: PlayType.TRIPLE, 5: PlayT
 
 
 def power(rank: int, level: int) -> int:
-    """The rank's place in the single-card order at ``level``: 2..14 natural, 15 the level, 16 SJ, 17 BJ.
+    """The rank's place in the single-card order: 2..14 natural, 15 the level, 16 SJ, 17 BJ.
 
     >>> power(Rank.ACE, Rank.TWO), power(Rank.TWO, Rank.TWO), power(Rank.BIG_JOKER, Rank.TWO)
     (14, 15, 17)
@@ -112,7 +106,7 @@ def power(rank: int, level: int) -> int:
 
 
 def hand_sort_key(card: Card, level: int) -> tuple[int, int]:
-    """Sort key for showing a hand in single-card order (use with ``reverse=True`` for high first)."""
+    """Sort key for showing a hand in single-card order (``reverse=True`` for high first)."""
     return (power(card.rank, level), -(card.suit or 0))
 
 
@@ -126,9 +120,13 @@ def parse_level(token: str) -> Rank:
     try:
         rank = parse_rank(token)
     except InvalidNotationError:
-        raise InvalidNotationError(f"unknown level {token.strip()!r} (use 2..10, J, Q, K or A)") from None
+        raise InvalidNotationError(
+            f"unknown level {token.strip()!r} (use 2..10, J, Q, K or A)"
+        ) from None
     if rank.is_joker:
-        raise InvalidNotationError(f"a joker is no level: {token.strip()!r} (use 2..10, J, Q, K or A)")
+        raise InvalidNotationError(
+            f"a joker is no level: {token.strip()!r} (use 2..10, J, Q, K or A)"
+        )
     return rank
 
 
@@ -206,7 +204,9 @@ class Play:
         return f"Play.parse({str(self)!r}, level={self.level.token!r})"
 
 
-def _make(kind: PlayType, cards: Sequence[Card], rank: int, key: tuple[int, ...], level: Rank) -> Play:
+def _make(
+    kind: PlayType, cards: Sequence[Card], rank: int, key: tuple[int, ...], level: Rank
+) -> Play:
     return Play(kind, tuple(sorted(cards)), Rank(rank), key, level)
 
 
@@ -254,7 +254,9 @@ def _classify_five(
         if fours:
             p, r = min(fours)
             return _make(PlayType.FOUR_WITH_ONE, cards, r, (p,), level)
-        triples = [(p, r) for p, r, c, other in ((px, x, cx, cy), (py, y, cy, cx)) if c <= 3 and other <= 2]
+        triples = [
+            (p, r) for p, r, c, other in ((px, x, cx, cy), (py, y, cy, cx)) if c <= 3 and other <= 2
+        ]
         p, r = min(triples)
         return _make(PlayType.FULL_HOUSE, cards, r, (p,), level)
     if one_suit:

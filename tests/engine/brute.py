@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, product
 
 from engine.cards import Card, Rank
 from engine.daguai import Play, PlayType, classify
