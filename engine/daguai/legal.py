@@ -17,6 +17,7 @@ from itertools import combinations
 from engine.cards import BIG_JOKER, SMALL_JOKER, Card, Rank
 from engine.daguai.plays import (
     BJ_POWER,
+    LEVEL_POWER,
     SJ_POWER,
     Play,
     PlayType,
@@ -283,28 +284,29 @@ class _Generator:
         low = flush_joker_power(level)
         plays = []
         for suit_cards in self.by_suit:
-            ranks = sorted(suit_cards)
-            if len(ranks) < 3:
+            if len(suit_cards) < 3:
                 continue
-            counts = [len(suit_cards[r]) for r in ranks]
+            cards = [c for r in sorted(suit_cards) for c in suit_cards[r]]  # in code order
+            repeats = len(cards) > len(suit_cards)
             for j in range(min(2, self.jokers) + 1):
                 joker_sets = self.joker_sets[j]
-                for picks in _multisets(counts, 5 - j):
-                    chosen = [(ranks[i], m) for i, m in enumerate(picks) if m]
-                    if len(chosen) < 3:
-                        continue
-                    if len(chosen) == 5 - j and straight_high(r for r, _ in chosen):
+                seen: set[tuple[Card, ...]] = set()
+                for naturals in combinations(cards, 5 - j):
+                    ranks = tuple([c.rank for c in naturals])
+                    if repeats:
+                        if naturals in seen:
+                            continue
+                        seen.add(naturals)
+                        if len(set(ranks)) < 3:
+                            continue  # two ranks: a four or a full house
+                    if straight_high(ranks):
                         continue  # a straight flush
-                    naturals: tuple[Card, ...] = ()
-                    powers = []
-                    for r, m in chosen:
-                        naturals += tuple(suit_cards[r][:m])
-                        powers += [power(r, level)] * m
+                    powers = [LEVEL_POWER if r == level else int(r) for r in ranks]
                     powers.sort(reverse=True)
-                    key = tuple(powers) + (low,) * j
-                    top = max(chosen, key=lambda rm: power(rm[0], level))[0]
+                    top = _RANKS[level if powers[0] == LEVEL_POWER else powers[0]]
+                    key = (*powers, *(low,) * j)
                     for jokers in joker_sets:
-                        plays.append(Play(_FLUSH, naturals + jokers, _RANKS[top], key, level))
+                        plays.append(Play(_FLUSH, naturals + jokers, top, key, level))
         return plays
 
 
@@ -323,25 +325,3 @@ def _mixed(groups: list[list[Card]]) -> tuple[Card, ...]:
                 picks[i] = other
                 break
     return tuple(picks)
-
-
-def _multisets(counts: list[int], size: int) -> Iterator[tuple[int, ...]]:
-    """Every way to take ``size`` items with at most ``counts[i]`` of kind ``i``."""
-    n = len(counts)
-    rest = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        rest[i] = rest[i + 1] + counts[i]
-    picks = [0] * n
-
-    def walk(i: int, left: int) -> Iterator[tuple[int, ...]]:
-        if left == 0:
-            yield tuple(picks)
-            return
-        if i == n or rest[i] < left:
-            return
-        for m in range(min(counts[i], left), -1, -1):
-            picks[i] = m
-            yield from walk(i + 1, left - m)
-        picks[i] = 0
-
-    return walk(0, size)

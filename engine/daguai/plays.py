@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
+from operator import attrgetter
 
 from engine.cards import BIG_JOKER, Card, Rank, format_cards, parse_cards, parse_rank
 from engine.errors import InvalidNotationError, InvalidPlayError
@@ -91,6 +93,8 @@ _CHINESE = {
     PlayType.STRAIGHT_FLUSH: "同花顺",
     PlayType.FIVE_OF_A_KIND: "五同",
 }
+_CODE = attrgetter("code")
+_RANKS: tuple[Rank, ...] = tuple(Rank(max(r, 2)) for r in range(17))
 _OF_A_KIND = {1: PlayType.SINGLE, 2: PlayType.PAIR, 3: PlayType.TRIPLE, 5: PlayType.FIVE_OF_A_KIND}
 
 
@@ -130,22 +134,24 @@ def parse_level(token: str) -> Rank:
     return rank
 
 
+#: The lowest straight window holding some distinct natural ranks (sorted, A as 14): its high card.
+_STRAIGHT_HIGH: dict[tuple[int, ...], int] = {}
+for _high in range(5, 15):
+    _window = (14, 2, 3, 4, 5) if _high == 5 else tuple(range(_high - 4, _high + 1))
+    for _n in range(1, 6):
+        for _ranks in combinations(_window, _n):
+            _STRAIGHT_HIGH.setdefault(tuple(sorted(_ranks)), _high)
+
+
 def straight_high(ranks: Iterable[int]) -> int:
     """The high card of the lowest straight window that holds these distinct natural ranks, or 0.
 
     A is low in A2345 (high card 5) and high in 10JQKA (high card 14); no wrap-around.
+
+    >>> [straight_high(r) for r in ([3, 4, 5, 6], [14, 3], [14, 10], [12, 2])]
+    [6, 5, 14, 0]
     """
-    rs = list(ranks)
-    top = max(rs)
-    if top == 14:
-        others = [r for r in rs if r != 14]
-        if not others or max(others) <= 5:
-            return 5
-        low = min(others)
-        return 14 if low >= 10 else 0
-    low = min(rs)
-    high = max(top, 5)
-    return high if high - low <= 4 else 0
+    return _STRAIGHT_HIGH.get(tuple(sorted(ranks)), 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +175,7 @@ class Play:
         """Read cards and classify them; raises :class:`InvalidPlayError` when they make no play.
 
         >>> Play.parse("3H 3S 3D BJ 4C")
-        Play.parse('3H 3S 3D 4C BJ', level='2')
+        Play.parse('3S 3H 3D 4C BJ', level='2')
         >>> Play.parse("3H 3S 3D BJ 4C").type
         <PlayType.FOUR_WITH_ONE: 'four_with_one'>
         """
@@ -207,7 +213,7 @@ class Play:
 def _make(
     kind: PlayType, cards: Sequence[Card], rank: int, key: tuple[int, ...], level: Rank
 ) -> Play:
-    return Play(kind, tuple(sorted(cards)), Rank(rank), key, level)
+    return Play(kind, tuple(sorted(cards, key=_CODE)), _RANKS[rank], key, level)
 
 
 def classify(cards: Sequence[Card], level: Rank) -> Play | None:
@@ -217,53 +223,59 @@ def classify(cards: Sequence[Card], level: Rank) -> Play | None:
     jokers count as the lowest cards that make it (3 4 5 6 BJ is the straight 2-6).
     """
     n = len(cards)
-    naturals = [c for c in cards if c.suit is not None]
     if n == 1:
         card = cards[0]
         return Play(PlayType.SINGLE, (card,), card.rank, (power(card.rank, level),), level)
-    if n not in (2, 3, 5):
+    if n != 2 and n != 3 and n != 5:
         return None
-    if not naturals:
+    counts: dict[Rank, int] = {}
+    suits = set()
+    for c in cards:
+        if c.suit is not None:
+            counts[c.rank] = counts.get(c.rank, 0) + 1
+            suits.add(c.suit)
+    if not counts:
         # All jokers: all BJ are BJs, otherwise they all count as SJ.
         rank = Rank.BIG_JOKER if all(c == BIG_JOKER for c in cards) else Rank.SMALL_JOKER
         return _make(_OF_A_KIND[n], cards, rank, (power(rank, level),), level)
-    counts: dict[int, int] = {}
-    for c in naturals:
-        counts[c.rank] = counts.get(c.rank, 0) + 1
     if len(counts) == 1:
-        rank = naturals[0].rank
+        rank = next(iter(counts))
         return _make(_OF_A_KIND[n], cards, rank, (power(rank, level),), level)
     if n != 5:
         return None
-    return _classify_five(cards, naturals, counts, level)
+    return _classify_five(cards, counts, len(suits) == 1, level)
 
 
 def _classify_five(
-    cards: Sequence[Card], naturals: list[Card], counts: dict[int, int], level: Rank
+    cards: Sequence[Card], counts: dict[Rank, int], one_suit: bool, level: Rank
 ) -> Play | None:
-    one_suit = len({c.suit for c in naturals}) == 1
-    distinct = len(counts) == len(naturals)
-    high = straight_high(counts) if distinct else 0
+    naturals = sum(counts.values())
+    high = _STRAIGHT_HIGH.get(tuple(sorted(counts)), 0) if len(counts) == naturals else 0
     if high and one_suit:
         return _make(PlayType.STRAIGHT_FLUSH, cards, high, (high,), level)
     if len(counts) == 2:
         (x, cx), (y, cy) = counts.items()
-        px, py = power(x, level), power(y, level)
-        # A four needs the other rank once; among several readings the jokers go lowest.
-        fours = [(p, r) for p, r, other in ((px, x, cy), (py, y, cx)) if other == 1]
-        if fours:
-            p, r = min(fours)
-            return _make(PlayType.FOUR_WITH_ONE, cards, r, (p,), level)
-        triples = [
-            (p, r) for p, r, c, other in ((px, x, cx, cy), (py, y, cy, cx)) if c <= 3 and other <= 2
-        ]
-        p, r = min(triples)
-        return _make(PlayType.FULL_HOUSE, cards, r, (p,), level)
+        px = LEVEL_POWER if x == level else int(x)
+        py = LEVEL_POWER if y == level else int(y)
+        if px > py:
+            x, cx, px, y, cy, py = y, cy, py, x, cx, px
+        # Among several readings the jokers go lowest: try the lower rank first.
+        if cy == 1:  # a four needs the other rank once
+            return _make(PlayType.FOUR_WITH_ONE, cards, x, (px,), level)
+        if cx == 1:
+            return _make(PlayType.FOUR_WITH_ONE, cards, y, (py,), level)
+        if cx <= 3 and cy <= 2:
+            return _make(PlayType.FULL_HOUSE, cards, x, (px,), level)
+        return _make(PlayType.FULL_HOUSE, cards, y, (py,), level)
     if one_suit:
-        low = flush_joker_power(level)
-        key = tuple(sorted([power(c.rank, level) for c in naturals], reverse=True))
-        key += (low,) * (5 - len(naturals))
-        top = max(naturals, key=lambda c: power(c.rank, level)).rank
+        powers = [
+            LEVEL_POWER if c.rank == level else int(c.rank) for c in cards if c.suit is not None
+        ]
+        powers.sort(reverse=True)
+        if naturals < 5:
+            powers += [flush_joker_power(level)] * (5 - naturals)
+        key = tuple(powers)
+        top = level if powers[0] == LEVEL_POWER else powers[0]
         return _make(PlayType.FLUSH, cards, top, key, level)
     if high:
         return _make(PlayType.STRAIGHT, cards, high, (high,), level)
