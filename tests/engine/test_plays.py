@@ -262,3 +262,11 @@ def test_a_play_never_beats_itself_and_beating_is_antisymmetric(cards, level):
         return
     assert not play.beats(play)
     assert Play.parse(str(play), level) == play
+
+
+def test_the_level_rank_follows_the_dealer_teams_level():
+    # seeds/000 三.3: a dealer team at level K makes K the level card, above A
+    assert beats("KH", "AS", "K")
+    assert beats("KH KS", "AH AS", "K")
+    assert not beats("KH", "AS", "Q")
+    assert beats("KH KS KD 2C 2H", "AH AS AD 2C 2H", "K")
