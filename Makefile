@@ -1,0 +1,57 @@
+# Luzi: `make demo` runs the demo site, `make test` runs the tests. Both do all set-up from a fresh clone:
+# a virtualenv in .venv, the package with its dev extras, compiled translations, migrations.
+# Defaults need no server: SQLite and a filesystem Celery broker under var/. Set DATABASE_URL and
+# CELERY_BROKER_URL to use PostgreSQL and Redis instead (as .ci/run does).
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: demo test setup install messages migrate lint format clean
+
+demo: setup migrate
+	$(PY) manage.py load_demo
+	@echo ""
+	@echo "Luzi demo: http://127.0.0.1:$(PORT)/   administration: http://127.0.0.1:$(PORT)/admin/"
+	@echo "Log in as 'admin' (superuser) or 'organizer' with the passwords printed above. Ctrl-C stops."
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+# pytest exit code 5 means "no tests were collected": for this suite that is a broken set-up, so it fails.
+test: setup
+	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; failing on purpose." >&2; fi; \
+	exit $$rc
+
+setup: install messages
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+# Compile the gettext catalogs with GNU msgfmt when present, else with the pure-Python fallback (polib).
+messages: install
+	@if command -v msgfmt >/dev/null 2>&1; then \
+		$(PY) manage.py compilemessages --ignore=.venv --verbosity 0; \
+	else \
+		echo "msgfmt not found: compiling translations with polib"; $(PY) -m config.i18n; \
+	fi
+
+migrate: setup
+	$(PY) manage.py migrate --noinput --verbosity 1
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache

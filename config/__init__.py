@@ -1,0 +1,5 @@
+"""Luzi's Django project: settings, URLs, the Celery app, the health check."""
+
+from config.celery import app as celery_app
+
+__all__ = ["celery_app"]

@@ -1,0 +1,176 @@
+"""Typed configuration read from the environment (twelve-factor).
+
+Every setting that differs between a laptop, CI and production comes from an environment variable,
+parsed here once into a frozen dataclass. A bad value raises ``ImproperlyConfigured`` naming the
+variable, so a misconfigured deployment stops at start-up with a message instead of failing later.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+#: Used only when SECRET_KEY is unset; a deploy check refuses it when DEBUG is off.
+DEV_SECRET_KEY = "django-insecure-luzi-development-key-do-not-use-in-production"
+
+DEFAULT_DATABASE_URL = f"sqlite:///{VAR_DIR / 'luzi.sqlite3'}"
+#: kombu's filesystem transport: an embedded broker that needs no server and works across processes.
+DEFAULT_BROKER_URL = "filesystem://"
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+_POSTGRES_SCHEMES = {"postgres", "postgresql", "pgsql", "psql"}
+_SQLITE_SCHEMES = {"sqlite"}
+
+
+def parse_bool(name: str, value: str) -> bool:
+    """Return the boolean that ``value`` spells; raise ImproperlyConfigured naming ``name``
+    otherwise."""
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean; use one of: true, false, 1, 0, yes, no, on, off."
+    )
+
+
+def parse_int(name: str, value: str, *, minimum: int | None = None) -> int:
+    """Return ``value`` as an int; raise ImproperlyConfigured naming ``name`` otherwise."""
+    try:
+        number = int(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer.") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} must be at least {minimum}.")
+    return number
+
+
+def parse_list(value: str) -> list[str]:
+    """Return the comma-separated items of ``value``, stripped, without empty ones."""
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def parse_database_url(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
+    """Return a Django DATABASES entry for ``url`` (``sqlite:///path`` or
+    ``postgres://user:pw@host:port/db``).
+
+    >>> parse_database_url("postgres://app:s3cret@db:5433/luzi")["PORT"]
+    5433
+    >>> parse_database_url("sqlite:///:memory:")["NAME"]
+    ':memory:'
+    """
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    options = dict(parse_qsl(parts.query))
+    if scheme in _SQLITE_SCHEMES:
+        # sqlite:///relative/path, sqlite:////absolute/path, sqlite:///:memory:
+        path = unquote(parts.path)
+        if parts.netloc:
+            raise ImproperlyConfigured(
+                f"DATABASE_URL={url!r}: a SQLite URL has no host; write sqlite:///relative/path "
+                "or sqlite:////absolute/path."
+            )
+        name = path[1:] if path.startswith("/") else path
+        if not name:
+            raise ImproperlyConfigured(f"DATABASE_URL={url!r}: a SQLite URL needs a file path.")
+        if name != ":memory:" and not Path(name).is_absolute():
+            name = str(BASE_DIR / name)
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": name,
+            # Web server and Celery worker share the file: wait for locks, take the write lock up
+            # front,
+            # and let readers run beside a writer.
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    if scheme in _POSTGRES_SCHEMES:
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ImproperlyConfigured(f"DATABASE_URL={url!r}: the URL names no database.")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"DATABASE_URL={url!r}: the port is not a number.") from None
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": port or "",
+            "CONN_MAX_AGE": conn_max_age,
+            "CONN_HEALTH_CHECKS": conn_max_age > 0,
+            "OPTIONS": options,
+        }
+    raise ImproperlyConfigured(
+        f"DATABASE_URL={url!r}: unsupported scheme {scheme!r}; use postgres://... or sqlite:///..."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Env:
+    """The settings that come from the environment, parsed and checked."""
+
+    debug: bool
+    secret_key: str
+    allowed_hosts: list[str]
+    csrf_trusted_origins: list[str]
+    database: dict[str, Any]
+    database_url: str
+    broker_url: str
+    result_backend: str | None
+    secure_ssl_redirect: bool
+    hsts_seconds: int
+    healthz_broker_timeout: float
+    log_level: str
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> Env:
+        """Return the configuration described by ``environ`` (default: ``os.environ``)."""
+        env = os.environ if environ is None else environ
+        debug = parse_bool("DEBUG", env.get("DEBUG", "false"))
+        database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+        conn_max_age = parse_int("CONN_MAX_AGE", env.get("CONN_MAX_AGE", "60"), minimum=0)
+        timeout_text = env.get("HEALTHZ_BROKER_TIMEOUT", "1.0")
+        try:
+            broker_timeout = float(timeout_text)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"HEALTHZ_BROKER_TIMEOUT={timeout_text!r} is not a number of seconds."
+            ) from None
+        return cls(
+            debug=debug,
+            secret_key=env.get("SECRET_KEY", "").strip() or DEV_SECRET_KEY,
+            allowed_hosts=parse_list(env.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")),
+            csrf_trusted_origins=parse_list(env.get("CSRF_TRUSTED_ORIGINS", "")),
+            database=parse_database_url(database_url, conn_max_age=conn_max_age),
+            database_url=database_url,
+            broker_url=env.get("CELERY_BROKER_URL", "").strip() or DEFAULT_BROKER_URL,
+            result_backend=env.get("CELERY_RESULT_BACKEND", "").strip() or None,
+            secure_ssl_redirect=parse_bool(
+                "SECURE_SSL_REDIRECT", env.get("SECURE_SSL_REDIRECT", "false" if debug else "true")
+            ),
+            hsts_seconds=parse_int(
+                "SECURE_HSTS_SECONDS",
+                env.get("SECURE_HSTS_SECONDS", "0" if debug else "31536000"),
+                minimum=0,
+            ),
+            healthz_broker_timeout=broker_timeout,
+            log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+        )

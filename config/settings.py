@@ -1,0 +1,177 @@
+"""Django settings for Luzi: one module, every deployment difference read from the environment.
+
+See config/env.py for the variables (DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, DEBUG,
+ALLOWED_HOSTS, ...).
+Without any of them a fresh clone runs on a SQLite file and an embedded filesystem broker under
+var/.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from kombu import Exchange, Queue
+
+from config.env import BASE_DIR, DEFAULT_BROKER_URL, DEV_SECRET_KEY, VAR_DIR, Env
+
+ENV = Env.from_environ()
+
+DEBUG = ENV.debug
+SECRET_KEY = ENV.secret_key
+LUZI_DEV_SECRET_KEY = DEV_SECRET_KEY
+ALLOWED_HOSTS = ENV.allowed_hosts
+CSRF_TRUSTED_ORIGINS = ENV.csrf_trusted_origins
+
+INSTALLED_APPS = [
+    "whitenoise.runserver_nostatic",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "config",
+    "games",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------------
+if ENV.database["ENGINE"].endswith("sqlite3") and ENV.database["NAME"] != ":memory:":
+    VAR_DIR.mkdir(exist_ok=True)
+DATABASES = {"default": ENV.database}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth -----------------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "admin:login"
+
+# --- Internationalisation: Simplified Chinese first, English switchable ---------------------------
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [
+    ("zh-hans", "简体中文"),
+    ("en", "English"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "Asia/Shanghai"
+USE_TZ = True
+
+# --- Static files, served by whitenoise (no CDN) --------------------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# --- Security (production values unless DEBUG; `manage.py check --deploy` passes with DEBUG=false)
+SECURE_SSL_REDIRECT = ENV.secure_ssl_redirect
+SECURE_REDIRECT_EXEMPT = [
+    r"^healthz$"
+]  # load balancers and container health checks speak plain HTTP
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = ENV.hsts_seconds
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+X_FRAME_OPTIONS = "DENY"
+
+# --- Django REST framework ------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+}
+
+# --- Celery ---------------------------------------------------------------------------------------
+CELERY_BROKER_URL = ENV.broker_url
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+if CELERY_BROKER_URL.startswith(DEFAULT_BROKER_URL):
+    BROKER_DIR = VAR_DIR / "broker"
+    for folder in ("queue", "processed", "control"):
+        (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_RESULT_BACKEND = ENV.result_backend
+CELERY_TASK_IGNORE_RESULT = ENV.result_backend is None
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_TASK_ACKS_LATE = True  # at-least-once delivery: tasks are idempotent
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Every queue is declared here, so a plain `celery -A config worker` consumes all of them.
+# Game play (issue 5) adds its own queue to this tuple and routes its tasks there.
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_QUEUES = (Queue("default", Exchange("default"), routing_key="default"),)
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+HEALTHZ_BROKER_TIMEOUT = ENV.healthz_broker_timeout
+
+# --- Logging: to stderr, the container's log ------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": ENV.log_level},
+    "loggers": {"django": {"handlers": ["console"], "level": ENV.log_level, "propagate": False}},
+}
+
+LUZI_SITE_NAME = _("Luzi")

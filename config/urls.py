@@ -1,0 +1,18 @@
+"""URL configuration."""
+
+from django.contrib import admin
+from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
+
+from config.views import healthz
+
+admin.site.site_header = _("Luzi administration")
+admin.site.site_title = _("Luzi")
+admin.site.index_title = _("Tournaments and tables")
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("", include("tournaments.urls")),
+]

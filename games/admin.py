@@ -1,0 +1,126 @@
+"""Admin of the card room. It knows nothing of events: organizers reach their tables through
+pairings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.models import Action, Deal, LevelStep, Match, Player, Table, TableSeat
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "is_bot", "bot_kind", "user", "created_at"]
+    list_filter = ["is_bot", "bot_kind"]
+    search_fields = ["name", "user__username"]
+    raw_id_fields = ["user"]
+
+
+class TableSeatInline(admin.TabularInline):
+    model = TableSeat
+    extra = 0
+    max_num = 6
+    fields = ["seat", "player", "side"]
+    readonly_fields = ["side"]
+    autocomplete_fields = ["player"]
+
+
+class MatchInline(admin.TabularInline):
+    model = Match
+    extra = 0
+    fields = ["status", "current_deal", "deals_per_match", "points_a", "points_b", "winner_side"]
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["name", "mode", "status", "created_at"]
+    list_filter = ["mode", "status"]
+    search_fields = ["name", "seats__player__name"]
+    inlines = [TableSeatInline, MatchInline]
+
+
+class DealInline(admin.TabularInline):
+    model = Deal
+    extra = 0
+    fields = ["number", "status", "dealer_seat", "level_rank", "points_a", "points_b"]
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class LevelStepInline(admin.TabularInline):
+    model = LevelStep
+    extra = 0
+    fields = ["deal_number", "level_a", "level_b"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = [
+        "id", "table", "status", "current_deal", "deals_per_match", "points_a", "points_b",
+        "winner_side", "end_reason",
+    ]  # fmt: skip
+    list_filter = ["status", "end_reason", "winner_side"]
+    search_fields = ["table__name"]
+    raw_id_fields = ["table"]
+    inlines = [DealInline, LevelStepInline]
+
+
+class ActionInline(admin.TabularInline):
+    """The action log, read-only: it is append-only everywhere."""
+
+    model = Action
+    extra = 0
+    fields = ["seq", "seat", "kind", "cards", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = ["id", "match", "number", "status", "dealer_seat", "level_rank", "points_a"]
+    list_filter = ["status"]
+    search_fields = ["match__table__name"]
+    raw_id_fields = ["match"]
+    inlines = [ActionInline]
+
+
+@admin.register(Action)
+class ActionAdmin(admin.ModelAdmin):
+    """Actions can be looked at, never added, changed or deleted by hand."""
+
+    list_display = ["deal", "seq", "seat", "kind", "cards", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["deal__match__table__name", "cards"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

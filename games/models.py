@@ -1,0 +1,413 @@
+"""The card room's data: players, tables of six seats, matches, deals, the action log, the level
+ladder.
+
+Seats are numbered 0..5 in play order; side A holds seats 0, 2, 4 and side B seats 1, 3, 5. Level
+ranks are the integers 2..14 (11 = J, 12 = Q, 13 = K, 14 = A). No rule of the game is decided here:
+engine/ decides, and games/services.py stores what it decided. Integrity lives in the database
+(constraints), not only in Python.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Case, F, Q, Value, When
+from django.utils.translation import gettext_lazy as _
+
+SEATS = range(6)
+SEAT_COUNT = 6
+LEVEL_MIN = 2
+LEVEL_MAX = 14  # A
+LEVEL_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+def level_label(rank: int) -> str:
+    """Return the display name of a level rank: 2..10, J, Q, K, A.
+
+    >>> level_label(14), level_label(10)
+    ('A', '10')
+    """
+    return LEVEL_LABELS.get(rank, str(rank))
+
+
+class Side(models.TextChoices):
+    A = "A", _("Side A (seats 0, 2, 4)")
+    B = "B", _("Side B (seats 1, 3, 5)")
+
+
+def side_of_seat(seat: int) -> Side:
+    """Return the side of ``seat``: A for even seats, B for odd ones."""
+    return Side.A if seat % 2 == 0 else Side.B
+
+
+def _seat_check(field: str, name: str) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=Q(**{f"{field}__gte": 0, f"{field}__lte": 5}), name=name
+    )
+
+
+def _level_check(field: str, name: str) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=Q(**{f"{field}__gte": LEVEL_MIN, f"{field}__lte": LEVEL_MAX}), name=name
+    )
+
+
+class SeatPoints(models.Model):
+    """Points per seat (0..5) and per side; each side's total is checked against its seats' sum."""
+
+    points_0 = models.IntegerField(_("points seat 0"), default=0)
+    points_1 = models.IntegerField(_("points seat 1"), default=0)
+    points_2 = models.IntegerField(_("points seat 2"), default=0)
+    points_3 = models.IntegerField(_("points seat 3"), default=0)
+    points_4 = models.IntegerField(_("points seat 4"), default=0)
+    points_5 = models.IntegerField(_("points seat 5"), default=0)
+    points_a = models.IntegerField(_("points side A"), default=0)
+    points_b = models.IntegerField(_("points side B"), default=0)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def seat_points(self) -> list[int]:
+        return [getattr(self, f"points_{seat}") for seat in SEATS]
+
+    @staticmethod
+    def side_sum_constraints(prefix: str) -> list[models.CheckConstraint]:
+        return [
+            models.CheckConstraint(
+                condition=Q(points_a=F("points_0") + F("points_2") + F("points_4")),
+                name=f"{prefix}_points_a_is_sum_of_even_seats",
+            ),
+            models.CheckConstraint(
+                condition=Q(points_b=F("points_1") + F("points_3") + F("points_5")),
+                name=f"{prefix}_points_b_is_sum_of_odd_seats",
+            ),
+        ]
+
+
+class Player(models.Model):
+    """A person or a bot who sits at tables. A person may have a login account; a bot never has
+    one."""
+
+    name = models.CharField(_("name"), max_length=100)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("login account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    is_bot = models.BooleanField(_("bot"), default=False)
+    bot_kind = models.CharField(
+        _("bot kind"), max_length=32, blank=True, help_text=_("The engine's bot strategy.")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(is_bot=True) | Q(bot_kind=""), name="player_only_bots_have_bot_kind"
+            ),
+            models.CheckConstraint(
+                condition=Q(is_bot=False) | Q(user__isnull=True), name="player_bot_has_no_account"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} 🤖" if self.is_bot else self.name
+
+
+class TableMode(models.TextChoices):
+    ONLINE = "online", _("online")
+    OFFLINE = "offline", _("offline (results entered by a referee)")
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", _("open")
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+class Table(models.Model):
+    """Six seats in play order where matches are played, online (in Luzi) or offline (real
+    cards)."""
+
+    Mode = TableMode
+    Status = TableStatus
+
+    name = models.CharField(_("name"), max_length=100)
+    mode = models.CharField(_("mode"), max_length=10, choices=Mode.choices, default=Mode.ONLINE)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    players = models.ManyToManyField(Player, through="TableSeat", related_name="tables")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(mode__in=[m.value for m in TableMode]), name="table_mode_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in TableStatus]), name="table_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TableSeat(models.Model):
+    """One player in one seat (0..5) of a table; the side follows from the seat's parity."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="seats"
+    )
+    side = models.GeneratedField(
+        expression=Case(
+            When(Q(seat__in=[0, 2, 4]), then=Value("A")),
+            default=Value("B"),
+        ),
+        output_field=models.CharField(max_length=1, choices=Side.choices),
+        db_persist=True,
+        verbose_name=_("side"),
+    )
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "seat"]
+        constraints = [
+            _seat_check("seat", "tableseat_seat_0_to_5"),
+            models.UniqueConstraint(fields=["table", "seat"], name="tableseat_one_player_per_seat"),
+            models.UniqueConstraint(
+                fields=["table", "player"], name="tableseat_one_seat_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.seat}: {self.player}"
+
+
+class MatchStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+    ABORTED = "aborted", _("aborted")
+
+
+class MatchEndReason(models.TextChoices):
+    DEALS_PLAYED = "deals_played", _("all deals played")
+    PASSED_A = "passed_a", _("passed A (过A)")
+    ESCAPE = "escape", _("escape during a deal (逃跑)")
+    LEFT = "left", _("left between deals")
+    RESULT_ENTERED = "result_entered", _("result entered by a referee")
+
+
+class Match(SeatPoints):
+    """The deals played at a table under one set of rule options, until its deals are played, A is
+    passed,
+    or someone escapes."""
+
+    Status = MatchStatus
+    EndReason = MatchEndReason
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="matches"
+    )
+    rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
+    deals_per_match = models.PositiveSmallIntegerField(_("deals per match"), default=3)
+    base_score = models.PositiveIntegerField(_("base score (底分)"), default=1)
+    seed = models.BigIntegerField(_("seed"), default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    current_deal = models.PositiveSmallIntegerField(_("current deal"), default=0)
+    level_a = models.PositiveSmallIntegerField(_("level of side A"), default=LEVEL_MIN)
+    level_b = models.PositiveSmallIntegerField(_("level of side B"), default=LEVEL_MIN)
+    winner_side = models.CharField(_("winner"), max_length=1, choices=Side.choices, blank=True)
+    end_reason = models.CharField(
+        _("ended by"), max_length=20, choices=EndReason.choices, blank=True
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(deals_per_match__gte=1), name="match_deals_min_1"),
+            models.CheckConstraint(condition=Q(base_score__gte=1), name="match_base_score_min_1"),
+            models.CheckConstraint(
+                condition=Q(current_deal__lte=F("deals_per_match")),
+                name="match_current_deal_within_deals",
+            ),
+            _level_check("level_a", "match_level_a_2_to_14"),
+            _level_check("level_b", "match_level_b_2_to_14"),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in MatchStatus]), name="match_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner_side__in=["", "A", "B"]), name="match_winner_side_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="finished") | ~Q(end_reason=""),
+                name="match_finished_has_end_reason",
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status__in=["pending", "playing"]),
+                name="match_one_unfinished_per_table",
+            ),
+            *SeatPoints.side_sum_constraints("match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.get_status_display()}"
+
+
+class DealStatus(models.TextChoices):
+    TRIBUTE = "tribute", _("tribute and return (进贡/还贡)")
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+    ABORTED = "aborted", _("aborted")
+
+
+class Deal(SeatPoints):
+    """One deal of a match: dealer, level rank, seed, tribute, finishing order, result, points, the
+    record."""
+
+    Status = DealStatus
+
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="deals"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    dealer_seat = models.PositiveSmallIntegerField(_("dealer seat (庄家)"))
+    level_rank = models.PositiveSmallIntegerField(_("level rank (级牌)"))
+    seed = models.BigIntegerField(_("seed"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    tribute = models.JSONField(_("tribute (进贡/还贡)"), default=dict, blank=True)
+    finishing_order = models.JSONField(_("finishing order"), default=list, blank=True)
+    result = models.JSONField(_("result"), default=dict, blank=True)
+    record = models.TextField(
+        _("record"), blank=True, help_text=_("The engine's full record of the deal.")
+    )
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number"], name="deal_number_unique_per_match"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_min_1"),
+            _seat_check("dealer_seat", "deal_dealer_seat_0_to_5"),
+            _level_check("level_rank", "deal_level_rank_2_to_14"),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in DealStatus]), name="deal_status_valid"
+            ),
+            *SeatPoints.side_sum_constraints("deal"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} · #{self.number}"
+
+
+class ActionQuerySet(models.QuerySet["Action"]):
+    def update(self, **kwargs: Any) -> int:
+        raise TypeError("The action log is append-only: actions cannot be updated.")
+
+
+class ActionKind(models.TextChoices):
+    PLAY = "play", _("play")
+    PASS = "pass", _("pass")
+    TRIBUTE = "tribute", _("tribute (进贡)")
+    RETURN = "return", _("return (还贡)")
+    TIMEOUT = "timeout", _("timeout (系统代打)")
+    ESCAPE = "escape", _("escape (逃跑)")
+
+
+class Action(models.Model):
+    """One entry of a deal's append-only action log, numbered 1, 2, 3, ... within the deal."""
+
+    Kind = ActionKind
+
+    deal = models.ForeignKey(
+        Deal, verbose_name=_("deal"), on_delete=models.CASCADE, related_name="actions"
+    )
+    seq = models.PositiveIntegerField(_("sequence number"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    cards = models.CharField(_("cards"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    objects = ActionQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("action")
+        verbose_name_plural = _("actions")
+        ordering = ["deal", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "seq"], name="action_seq_unique_per_deal"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="action_seq_min_1"),
+            _seat_check("seat", "action_seat_0_to_5"),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in ActionKind]), name="action_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} seat {self.seat} {self.kind} {self.cards}".rstrip()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise TypeError("The action log is append-only: an action cannot be changed.")
+        super().save(*args, **kwargs)
+
+
+class LevelStep(models.Model):
+    """Each side's level after a deal (deal 0: the start of the match), so the ladder can be
+    drawn."""
+
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="level_steps"
+    )
+    deal_number = models.PositiveSmallIntegerField(_("after deal"))
+    level_a = models.PositiveSmallIntegerField(_("level of side A"))
+    level_b = models.PositiveSmallIntegerField(_("level of side B"))
+
+    class Meta:
+        verbose_name = _("level step")
+        verbose_name_plural = _("level ladder")
+        ordering = ["match", "deal_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "deal_number"], name="levelstep_one_per_deal"),
+            _level_check("level_a", "levelstep_level_a_2_to_14"),
+            _level_check("level_b", "levelstep_level_b_2_to_14"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{level_label(self.level_a)} : {level_label(self.level_b)}"

@@ -1,0 +1,30 @@
+"""The Celery app: configured from settings, every declared queue served by a plain worker."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from config.celery import app
+from games.tasks import ping
+
+
+def test_app_reads_django_settings() -> None:
+    assert app.conf.broker_url == settings.CELERY_BROKER_URL
+    assert app.conf.task_always_eager is False  # eager only inside a task's own unit test
+    assert app.conf.task_acks_late is True
+
+
+def test_a_plain_worker_consumes_every_declared_queue() -> None:
+    declared = {q.name for q in settings.CELERY_TASK_QUEUES}
+    # With no -Q option the worker consumes app.amqp.queues: every queue of task_queues.
+    assert set(app.amqp.queues) == declared
+    assert settings.CELERY_TASK_DEFAULT_QUEUE in declared
+
+
+def test_tasks_are_autodiscovered() -> None:
+    app.loader.import_default_modules()
+    assert "games.ping" in app.tasks
+
+
+def test_ping_task_logic() -> None:
+    assert ping.apply().get() == "pong"

@@ -1,0 +1,178 @@
+"""Organizers see and change only the events they organize; superusers see everything."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Table
+from tests.games.factories import PlayerFactory, UserFactory
+from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
+from tournaments.models import Event, Pairing, Team, TeamMember
+from tournaments.services import event_organizer_add, pairing_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world() -> dict[str, Any]:
+    """Two events, each with an organizer, teams, a round and a pairing; plus a superuser."""
+    data: dict[str, Any] = {"superuser": UserFactory(is_staff=True, is_superuser=True)}
+    for key in ("mine", "theirs"):
+        event = EventFactory()
+        organizer = UserFactory()
+        event_organizer_add(event=event, user=organizer)
+        round_ = RoundFactory(event=event)
+        team_a, team_b = TeamFactory(event=event), TeamFactory(event=event)
+        pairing = pairing_create(round=round_, team_a=team_a, team_b=team_b, number=1)
+        data[key] = {
+            "event": event,
+            "organizer": organizer,
+            "round": round_,
+            "team": team_a,
+            "pairing": pairing,
+        }
+    return data
+
+
+def client_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def change_url(obj: Any) -> str:
+    return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+
+
+@pytest.mark.parametrize("model", ["event", "team", "round", "pairing"])
+def test_organizer_lists_only_their_event(world: dict[str, Any], model: str) -> None:
+    client = client_for(world["mine"]["organizer"])
+    response = client.get(reverse(f"admin:tournaments_{model}_changelist"))
+    assert response.status_code == 200
+    shown = {obj.pk for obj in response.context["cl"].result_list}
+    assert (
+        shown == {world["mine"][model].pk} if model != "team" else world["mine"]["team"].pk in shown
+    )
+    assert world["theirs"][model].pk not in shown
+
+
+@pytest.mark.parametrize("model", ["event", "team", "round", "pairing"])
+def test_organizer_cannot_open_another_event(world: dict[str, Any], model: str) -> None:
+    client = client_for(world["mine"]["organizer"])
+    assert client.get(change_url(world["mine"][model])).status_code == 200
+    assert client.get(change_url(world["theirs"][model])).status_code == 403
+
+
+def test_organizer_cannot_change_another_events_team(world: dict[str, Any]) -> None:
+    team = world["theirs"]["team"]
+    client = client_for(world["mine"]["organizer"])
+    response = client.post(change_url(team), {"name": "改名", "event": team.event_id})
+    assert response.status_code == 403
+    team.refresh_from_db()
+    assert team.name != "改名"
+
+
+def test_organizer_cannot_delete_another_events_round(world: dict[str, Any]) -> None:
+    round_ = world["theirs"]["round"]
+    client = client_for(world["mine"]["organizer"])
+    url = reverse("admin:tournaments_round_delete", args=[round_.pk])
+    assert client.post(url, {"post": "yes"}).status_code == 403
+    assert type(round_).objects.filter(pk=round_.pk).exists()
+
+
+def test_organizer_changes_their_own_team(world: dict[str, Any]) -> None:
+    team = world["mine"]["team"]
+    client = client_for(world["mine"]["organizer"])
+    members = list(team.members.order_by("order"))
+    form = {
+        "name": "新队名",
+        "event": team.event_id,
+        "unit": team.unit_id,
+        "members-TOTAL_FORMS": "3",
+        "members-INITIAL_FORMS": "3",
+        "members-MIN_NUM_FORMS": "0",
+        "members-MAX_NUM_FORMS": "3",
+    }
+    for i, member in enumerate(members):
+        form |= {
+            f"members-{i}-id": member.pk,
+            f"members-{i}-team": team.pk,
+            f"members-{i}-order": member.order,
+            f"members-{i}-player": member.player_id,
+        }
+    response = client.post(change_url(team), form)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    team.refresh_from_db()
+    assert team.name == "新队名"
+
+
+def test_organizer_cannot_move_a_team_into_another_event(world: dict[str, Any]) -> None:
+    team = world["mine"]["team"]
+    client = client_for(world["mine"]["organizer"])
+    response = client.post(
+        change_url(team), {"name": team.name, "event": world["theirs"]["event"].pk}
+    )
+    assert response.status_code == 200  # the form comes back with an error
+    team.refresh_from_db()
+    assert team.event_id == world["mine"]["event"].pk
+
+
+def test_admin_refuses_a_player_in_two_teams_of_an_event_with_a_message(
+    world: dict[str, Any],
+) -> None:
+    event = world["mine"]["event"]
+    taken = world["mine"]["team"].members.get(order=0).player
+    client = client_for(world["mine"]["organizer"])
+    fresh = PlayerFactory.create_batch(2)
+    form = {
+        "name": "重复队",
+        "event": event.pk,
+        "members-TOTAL_FORMS": "3",
+        "members-INITIAL_FORMS": "0",
+        "members-MIN_NUM_FORMS": "0",
+        "members-MAX_NUM_FORMS": "3",
+    }
+    for i, player in enumerate([taken, *fresh]):
+        form |= {f"members-{i}-order": i, f"members-{i}-player": player.pk}
+    response = client.post(reverse("admin:tournaments_team_add"), form)
+    assert response.status_code == 200
+    assert "Already in another team" in response.content.decode()
+    assert not Team.objects.filter(name="重复队").exists()
+    assert TeamMember.objects.filter(event=event, player=taken).count() == 1
+
+
+def test_organizer_cannot_add_events(world: dict[str, Any]) -> None:
+    client = client_for(world["mine"]["organizer"])
+    assert client.get(reverse("admin:tournaments_event_add")).status_code == 403
+
+
+def test_superuser_sees_every_event(world: dict[str, Any]) -> None:
+    client = client_for(world["superuser"])
+    response = client.get(reverse("admin:tournaments_event_changelist"))
+    shown = {obj.pk for obj in response.context["cl"].result_list}
+    assert shown == set(Event.objects.values_list("pk", flat=True))
+    for key in ("mine", "theirs"):
+        for model in ("event", "team", "round", "pairing"):
+            assert client.get(change_url(world[key][model])).status_code == 200
+
+
+def test_games_admin_is_not_for_organizers(world: dict[str, Any]) -> None:
+    table = world["theirs"]["pairing"].table
+    client = client_for(world["mine"]["organizer"])
+    assert client.get(change_url(table)).status_code == 403
+    assert client_for(world["superuser"]).get(change_url(table)).status_code == 200
+
+
+def test_pairings_are_not_added_by_hand(world: dict[str, Any]) -> None:
+    client = client_for(world["superuser"])
+    assert client.get(reverse("admin:tournaments_pairing_add")).status_code == 403
+    assert Pairing.objects.count() == 2 and Table.objects.count() == 2
+
+
+def test_non_staff_is_sent_to_login() -> None:
+    response = client_for(UserFactory()).get(reverse("admin:tournaments_event_changelist"))
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]

@@ -1,0 +1,409 @@
+"""Tournament data: units, memberships, meets, events, teams of three, rounds and pairings.
+
+Dependencies point one way: tournaments → games. A pairing puts two teams at a games ``Table`` for a
+round: team A takes seats 0/2/4 and team B seats 1/3/5, each in its members' order.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Player, Table
+
+TEAM_SIZE = 3
+
+
+class UnitKind(models.TextChoices):
+    COMPANY = "company", _("company")
+    DEPARTMENT = "department", _("department")
+    OTHER = "other", _("other")
+
+
+class Unit(models.Model):
+    """A company, department or other group players belong to; units nest through ``parent``."""
+
+    Kind = UnitKind
+
+    name = models.CharField(_("name"), max_length=100)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.DEPARTMENT)
+    parent = models.ForeignKey(
+        "self",
+        verbose_name=_("part of"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="children",
+    )
+    members = models.ManyToManyField(Player, through="Membership", related_name="units")
+
+    class Meta:
+        verbose_name = _("unit")
+        verbose_name_plural = _("units")
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["parent", "name"],
+                condition=Q(parent__isnull=False),
+                name="unit_name_unique_within_parent",
+            ),
+            models.UniqueConstraint(
+                fields=["name"], condition=Q(parent__isnull=True), name="unit_top_level_name_unique"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="unit_name_not_empty"),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in UnitKind]), name="unit_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A player's membership of a unit, with an optional employee number."""
+
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="memberships"
+    )
+    unit = models.ForeignKey(
+        Unit, verbose_name=_("unit"), on_delete=models.CASCADE, related_name="memberships"
+    )
+    employee_number = models.CharField(_("employee number"), max_length=32, blank=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "unit"], name="membership_once_per_unit"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.unit}"
+
+
+class Meet(models.Model):
+    """An occasion, such as a company's staff sports meet, holding several events."""
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name"), max_length=60, unique=True)
+    organizer_unit = models.ForeignKey(
+        Unit,
+        verbose_name=_("host"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="meets",
+    )
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    description = models.TextField(_("description"), blank=True)
+
+    class Meta:
+        verbose_name = _("meet")
+        verbose_name_plural = _("meets")
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(starts_on__isnull=True)
+                | Q(ends_on__isnull=True)
+                | Q(ends_on__gte=F("starts_on")),
+                name="meet_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TieBreak(models.TextChoices):
+    HEAD_TO_HEAD = "head_to_head", _("head-to-head")
+    OPPONENTS_POINTS = "opponents_points", _("opponents' points")
+    LEVELS_GAINED = "levels_gained", _("levels gained")
+
+
+def default_tie_break_order() -> list[str]:
+    return [
+        TieBreak.HEAD_TO_HEAD.value,
+        TieBreak.OPPONENTS_POINTS.value,
+        TieBreak.LEVELS_GAINED.value,
+    ]
+
+
+class EventGame(models.TextChoices):
+    DAGUAI = "daguai", "大怪路子"
+
+
+class PairingFormat(models.TextChoices):
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("round robin")
+    MANUAL = "manual", _("manual")
+
+
+class EventStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    REGISTRATION = "registration", _("registration")
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
+
+
+class Event(models.Model):
+    """One competition of a meet: the game, its scoring, the pairing format, its organizers."""
+
+    Game = EventGame
+    PairingFormat = PairingFormat
+    Status = EventStatus
+
+    meet = models.ForeignKey(
+        Meet, verbose_name=_("meet"), on_delete=models.PROTECT, related_name="events"
+    )
+    name = models.CharField(_("name"), max_length=200)
+    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.DAGUAI)
+    base_score = models.PositiveIntegerField(_("base score (底分)"), default=1)
+    deals_per_match = models.PositiveSmallIntegerField(_("deals per match"), default=3)
+    rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
+    pairing_format = models.CharField(
+        _("pairing format"), max_length=12, choices=PairingFormat.choices, default="swiss"
+    )
+    tie_break_order = models.JSONField(
+        _("tie-break order"), default=default_tie_break_order, blank=True
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.DRAFT
+    )
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organizers"),
+        blank=True,
+        related_name="organized_events",
+    )
+    is_private = models.BooleanField(
+        _("private"), default=False, help_text=_("Only its organizers see a private event.")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["meet", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["meet", "name"], name="event_name_unique_per_meet"),
+            models.CheckConstraint(condition=Q(base_score__gte=1), name="event_base_score_min_1"),
+            models.CheckConstraint(condition=Q(deals_per_match__gte=1), name="event_deals_min_1"),
+            models.CheckConstraint(
+                condition=Q(game__in=[g.value for g in EventGame]), name="event_game_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in EventStatus]), name="event_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(pairing_format__in=[p.value for p in PairingFormat]),
+                name="event_pairing_format_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def tie_break_labels(self) -> list[str]:
+        """Return the tie-breaks' display names in the event's order (unknown names as they are)."""
+        labels = dict(TieBreak.choices)
+        return [str(labels.get(name, name)) for name in self.tie_break_order or []]
+
+    def clean(self) -> None:
+        order = self.tie_break_order
+        valid = {t.value for t in TieBreak}
+        if not isinstance(order, list) or any(item not in valid for item in order):
+            raise ValidationError(
+                {
+                    "tie_break_order": _("Use a list of: %(names)s.")
+                    % {"names": ", ".join(sorted(valid))}
+                }
+            )
+        if len(set(order)) != len(order):
+            raise ValidationError({"tie_break_order": _("A tie-break may appear only once.")})
+        if not isinstance(self.rule_options, dict):
+            raise ValidationError({"rule_options": _("Rule options are a JSON object.")})
+
+
+class Team(models.Model):
+    """An event's team: three players in seat order, a name, usually one unit."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="teams"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    unit = models.ForeignKey(
+        Unit,
+        verbose_name=_("unit"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="teams",
+    )
+    players = models.ManyToManyField(Player, through="TeamMember", related_name="teams")
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["event", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="team_name_unique_per_event"),
+            models.CheckConstraint(condition=~Q(name=""), name="team_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    """A player's place (order 0..2) in a team. ``event`` repeats the team's event so that the
+    database can
+    refuse a player in two teams of one event; services and the admin always copy it from the
+    team."""
+
+    team = models.ForeignKey(
+        Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="members"
+    )
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="+", editable=False
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="team_members"
+    )
+    order = models.PositiveSmallIntegerField(_("order"))
+
+    class Meta:
+        verbose_name = _("team member")
+        verbose_name_plural = _("team members")
+        ordering = ["team", "order"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(order__gte=0, order__lt=TEAM_SIZE), name="teammember_order_0_to_2"
+            ),
+            models.UniqueConstraint(fields=["team", "order"], name="teammember_order_unique"),
+            models.UniqueConstraint(
+                fields=["event", "player"], name="teammember_player_once_per_event"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} {self.order + 1}: {self.player}"
+
+
+class RoundStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    CONFIRMED = "confirmed", _("confirmed")
+    RUNNING = "running", _("running")
+    COMPLETED = "completed", _("completed")
+
+
+class Round(models.Model):
+    """A round of an event: draft → confirmed → running → completed."""
+
+    Status = RoundStatus
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "number"], name="round_number_unique_per_event"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_min_1"),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in RoundStatus]), name="round_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · R{self.number}"
+
+
+class Pairing(models.Model):
+    """Two teams at one games table for a round: team A in seats 0/2/4, team B in seats 1/3/5."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="pairings"
+    )
+    number = models.PositiveSmallIntegerField(_("table number"))
+    table = models.OneToOneField(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="pairing"
+    )
+    team_a = models.ForeignKey(
+        Team,
+        verbose_name=_("team A (seats 0, 2, 4)"),
+        on_delete=models.PROTECT,
+        related_name="pairings_as_a",
+    )
+    team_b = models.ForeignKey(
+        Team,
+        verbose_name=_("team B (seats 1, 3, 5)"),
+        on_delete=models.PROTECT,
+        related_name="pairings_as_b",
+    )
+
+    class Meta:
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="pairing_number_unique"),
+            models.UniqueConstraint(fields=["round", "team_a"], name="pairing_team_a_once"),
+            models.UniqueConstraint(fields=["round", "team_b"], name="pairing_team_b_once"),
+            models.CheckConstraint(condition=~Q(team_a=F("team_b")), name="pairing_two_teams"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="pairing_number_min_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.number}: {self.team_a} – {self.team_b}"
+
+
+class RoundEntry(models.Model):
+    """A team's one place in a round: at a pairing, or a bye (no pairing). Unique per (round, team),
+    so a
+    team can be in a round only once across both pairing columns."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="entries"
+    )
+    team = models.ForeignKey(
+        Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="round_entries"
+    )
+    pairing = models.ForeignKey(
+        Pairing,
+        verbose_name=_("pairing"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="entries",
+    )
+
+    class Meta:
+        verbose_name = _("round entry")
+        verbose_name_plural = _("round entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "team"], name="roundentry_team_once_per_round"
+            ),
+        ]
+
+    @property
+    def is_bye(self) -> bool:
+        return self.pairing_id is None
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.team}"

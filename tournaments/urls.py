@@ -1,0 +1,10 @@
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("events/<int:pk>/", views.event_detail, name="event_detail"),
+]
