@@ -441,14 +441,18 @@ class Deal:
     def _take(self, action: Action) -> None:
         """Check that the seat holds the action's cards, and remove them from the hand."""
         hand = self.hands[action.seat]
-        need = Counter(action.cards)
-        have = Counter(hand)
-        missing = need - have
-        if missing:
-            lacking = format_cards(sorted(missing.elements()))
-            raise IllegalActionError(f"{action}: seat {action.seat} does not hold {lacking}")
+        taken: list[Card] = []
         for card in action.cards:
-            hand.remove(card)
+            try:
+                hand.remove(card)
+            except ValueError:
+                hand.extend(taken)
+                lacking = Counter(action.cards) - Counter(hand)
+                raise IllegalActionError(
+                    f"{action}: seat {action.seat} does not hold "
+                    f"{format_cards(sorted(lacking.elements()))}"
+                ) from None
+            taken.append(card)
 
     def _escape(self, action: Action) -> None:
         self.actions.append(action)
