@@ -254,6 +254,7 @@ class Deal:
         self.level = levels[self.dealer_team]
         self.rules = rules
         self.base = base
+        self.start_streaks = tuple(streaks)
         self.streaks = list(streaks)
         self._rng = random.Random(seed)
         self._key = _power_key(self.level)
