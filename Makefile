@@ -8,6 +8,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 PYTEST_ARGS ?=
+MSGFMT ?= msgfmt
 
 .PHONY: demo test setup install messages migrate lint format clean
 
@@ -36,10 +37,10 @@ $(VENV)/.installed: pyproject.toml
 
 # Compile the gettext catalogs with GNU msgfmt when present, else with the pure-Python fallback (polib).
 messages: install
-	@if command -v msgfmt >/dev/null 2>&1; then \
+	@if command -v $(MSGFMT) >/dev/null 2>&1; then \
 		$(PY) manage.py compilemessages --ignore=.venv --verbosity 0; \
 	else \
-		echo "msgfmt not found: compiling translations with polib"; $(PY) -m config.i18n; \
+		echo "$(MSGFMT) not found: compiling translations with polib"; $(PY) -m config.i18n; \
 	fi
 
 migrate: setup

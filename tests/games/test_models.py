@@ -159,7 +159,7 @@ def test_level_ladder_one_step_per_deal_within_2_to_a() -> None:
 
 
 def test_table_mode_and_status_checked() -> None:
-    assert_refused(lambda: Table.objects.create(name="x", mode="carrier-pigeon"))
+    assert_refused(lambda: Table.objects.create(name="x", mode="pigeon"))
     assert_refused(lambda: Table.objects.create(name="x", status="lost"))
 
 
