@@ -21,7 +21,7 @@ from engine.errors import EngineError
 __all__ = ["CommandError", "cards_arg", "emit", "main"]
 
 #: Modules that add subcommands: each has ``register(subparsers) -> None``.
-_COMMAND_MODULES: tuple[str, ...] = ("engine.daguai.cli_plays",)
+_COMMAND_MODULES: tuple[str, ...] = ("engine.daguai.cli_plays", "engine.daguai.cli_match")
 
 Handler = Callable[[argparse.Namespace], int]
 

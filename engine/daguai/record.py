@@ -299,8 +299,9 @@ def _apply_all(deal: Deal, actions: Sequence[Action], apply: Any, where: str = "
         try:
             apply(action)
         except IllegalActionError as exc:
+            reason = str(exc).removeprefix(f"{action}: ")
             raise ReplayError(
-                f"{where}action {i} ({action}) is illegal: {exc}", index=i, action=action
+                f"{where}action {i} ({action}) is illegal: {reason}", index=i, action=action
             ) from None
 
 

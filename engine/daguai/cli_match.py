@@ -1,0 +1,305 @@
+"""``luzi result``, ``escape``, ``simulate`` and ``replay``: deals, matches and their records.
+
+Exit status as for every ``luzi`` command: 0 done, 1 a record that breaks the rules (reported
+on stdout, the reason on stderr), 2 malformed input, one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.cli import CommandError, emit
+from engine.daguai.deal import Deal
+from engine.daguai.match import Match
+from engine.daguai.record import Record, RecordError, ReplayError, replay, replay_match
+from engine.daguai.result import (
+    DealResult,
+    EscapeResult,
+    Levels,
+    Team,
+    deal_result,
+    escape_result,
+    leave_result,
+)
+from engine.daguai.simulate import BOT_MODES, simulate
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    """Add the deal and match subcommands to ``luzi``."""
+    result = sub.add_parser("result", help="the result of a deal from its finishing order 结算")
+    result.add_argument("--dealer-team", required=True, metavar="A|B", help="the dealer's team")
+    result.add_argument("--levels", required=True, metavar="LA,LB", help="both teams' levels")
+    result.add_argument(
+        "--finish", required=True, metavar="S,S,...", help="seats in the order they went out"
+    )
+    _add_base_json(result)
+    result.set_defaults(handler=_result)
+
+    escape = sub.add_parser("escape", help="the points of an escape 逃跑")
+    escape.add_argument("--seat", required=True, type=_seat, metavar="S", help="who left")
+    when = escape.add_mutually_exclusive_group(required=True)
+    when.add_argument(
+        "--finish", metavar="S,S,...", help="who had gone out before the escape ('' for nobody)"
+    )
+    when.add_argument("--between-deals", action="store_true", help="left between deals")
+    _add_base_json(escape)
+    escape.set_defaults(handler=_escape)
+
+    sim = sub.add_parser("simulate", help="bots play whole matches, checking every invariant")
+    sim.add_argument("--deals", type=_positive, default=100, metavar="N", help="deals (100)")
+    sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed (0)")
+    sim.add_argument(
+        "--bots",
+        choices=BOT_MODES,
+        default="heuristic",
+        help="heuristic or random at every seat, or mixed: heuristic team vs random team",
+    )
+    sim.add_argument(
+        "--verify-records", action="store_true", help="also write, read and replay every record"
+    )
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(handler=_simulate)
+
+    rep = sub.add_parser("replay", help="verify a deal or match record and print it 复盘")
+    rep.add_argument("file", metavar="FILE", help="a record (JSON), '-' for standard input")
+    rep.add_argument("--json", action="store_true", help="print one JSON object")
+    rep.set_defaults(handler=_replay)
+
+
+def _add_base_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base", type=int, default=1, metavar="N", help="base score 底分 (1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _seat(text: str) -> int:
+    try:
+        seat = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-5)") from None
+    if not 0 <= seat <= 5:
+        raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-5)")
+    return seat
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
+    return value
+
+
+def _seats(text: str) -> list[int]:
+    seats = []
+    for token in text.replace(" ", ",").split(","):
+        if not token:
+            continue
+        try:
+            seats.append(int(token))
+        except ValueError:
+            raise CommandError(f"not a seat: {token!r} in --finish {text!r} (use 0-5)") from None
+    return seats
+
+
+def _base(value: int) -> int:
+    if value < 0:
+        raise CommandError(f"--base must not be negative: {value}")
+    return value
+
+
+def _points_text(points: tuple[int, ...]) -> str:
+    return "  ".join(f"seat {s} ({Team.of(s).value}): {p:+d}" for s, p in enumerate(points))
+
+
+def _result_text(r: DealResult) -> str:
+    if r.winner is None:
+        head = f"平局 draw: seat {r.finish[0]} went out first, a teammate of it was left last"
+    else:
+        head = (
+            f"team {r.winner.value} wins 胜, {len(r.payers)} to pay tribute 进贡, x{r.multiplier}"
+        )
+    lines = [head, f"finishing order 出完顺序: {', '.join(map(str, r.finish))}"]
+    if r.tributes:
+        pairs = ", ".join(f"{p}->{q}" for p, q in r.tributes)
+        lines.append(f"tribute 进贡 (payer->receiver): {pairs}")
+    lines.append(
+        f"next dealer 庄家: seat {r.next_dealer} (team {Team.of(r.next_dealer).value}); "
+        f"levels 级: A {r.levels.a.token}, B {r.levels.b.token}"
+    )
+    if r.passed_a:
+        lines.append(f"team {r.dealer_team.value} passed A 过A: the match is won")
+    lines.append("points 分: " + _points_text(r.points))
+    return "\n".join(lines)
+
+
+def _result(args: argparse.Namespace) -> int:
+    r = deal_result(
+        _seats(args.finish),
+        dealer_team=Team.parse(args.dealer_team),
+        levels=Levels.parse(args.levels),
+        base=_base(args.base),
+    )
+    emit(args, r.to_json(), _result_text(r))
+    return 0
+
+
+def _escape(args: argparse.Namespace) -> int:
+    base = _base(args.base)
+    if args.between_deals:
+        r = leave_result(args.seat, base=base)
+        text = f"seat {args.seat} left between deals 未满回合离开: "
+    else:
+        r = escape_result(args.seat, _seats(args.finish), base=base)
+        text = f"seat {args.seat} escaped during the deal 逃跑: "
+    emit(args, r.to_json(), text + _points_text(r.points))
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    bar = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        if bar and (done == total or done % max(1, total // 100) == 0):
+            filled = 30 * done // total
+            print(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} deals",
+                end="",
+                file=sys.stderr,
+            )
+            if done == total:
+                print(file=sys.stderr)
+
+    stats = simulate(
+        deals=args.deals,
+        seed=args.seed,
+        bots=args.bots,
+        verify_records=args.verify_records,
+        progress=progress,
+    )
+    data = stats.to_json()
+    lines = [
+        f"{stats.deals} deals in {stats.matches} matches, {stats.bots} bots, seed {stats.seed}",
+        f"plays {stats.plays}, actions {stats.actions}",
+        f"wins {stats.wins}, draws {stats.draws}, escapes {stats.escapes}, "
+        f"passed A {stats.passed_a}",
+        "tributes by payers: " + ", ".join(f"{k}: {v}" for k, v in stats.tributes.items()),
+    ]
+    if stats.bots == "mixed":
+        lines.append(
+            f"heuristic team won {stats.heuristic_wins}, random team won {stats.random_wins}"
+            f" (win rate {data['heuristic_win_rate']})"
+        )
+    lines.append(f"{stats.deals_per_second:.1f} deals/s ({stats.seconds:.2f} s)")
+    emit(args, data, "\n".join(lines))
+    return 0
+
+
+def _read(path: str) -> Any:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not JSON: {exc}") from None
+
+
+def _deal_text(deal: Deal, record: Record, title: str = "") -> list[str]:
+    h = record.headers
+    labels = " ".join(
+        f"{k} {v}" for k, v in (("event", h.event), ("round", h.round), ("table", h.table)) if v
+    )
+    lines = [
+        f"{title}{labels + ' ' if labels else ''}dealer 庄家 seat {h.dealer} "
+        f"(team {Team.of(h.dealer).value}),"
+        f" level 级牌 {deal.level.token}, levels A {h.levels.a.token} B {h.levels.b.token},"
+        f" base {h.base}, seed {h.seed}"
+    ]
+    if any(h.seats):
+        lines.append("seats: " + ", ".join(f"{s}={name}" for s, name in enumerate(h.seats)))
+    for t in deal.tributes:
+        returned = deal.returns.get(t.receiver)
+        back = f", returned {returned}" if returned is not None else ""
+        lines.append(f"tribute 进贡: seat {t.payer} gave {t.card} to seat {t.receiver}{back}")
+    # one line per trick: replay the actions again to see where each trick ends
+    step = record.new_deal()
+    trick: list[str] = []
+    for action in deal.actions:
+        step.apply(action)
+        if action.kind.value == "return":
+            continue
+        trick.append(str(action))
+        if step.current is None:
+            lines.append("  " + "; ".join(trick))
+            trick = []
+    if trick:
+        lines.append("  " + "; ".join(trick))
+    lines.append(f"finishing order 出完顺序: {', '.join(map(str, deal.finish)) or '-'}")
+    result = deal.result
+    if isinstance(result, DealResult):
+        lines.append(_result_text(result))
+    elif isinstance(result, EscapeResult):
+        lines.append(f"seat {result.seat} escaped 逃跑: " + _points_text(result.points))
+    else:
+        lines.append(f"the deal is not over: {len(deal.actions)} actions so far")
+    return lines
+
+
+def _replay(args: argparse.Namespace) -> int:
+    data = _read(args.file)
+    is_match = isinstance(data, list) or (isinstance(data, dict) and "deals" in data)
+    try:
+        if is_match:
+            items = data if isinstance(data, list) else data["deals"]
+            left = None if isinstance(data, list) else data.get("left")
+            if not isinstance(items, list):
+                raise RecordError("a match record's deals must be a list")
+            if left is not None and not isinstance(left, int):
+                raise RecordError(f"left must be a seat, not {left!r}")
+            records = [Record.from_json(item) for item in items]
+            match = replay_match(records, left=left)
+            return _print_match(args, match, records)
+        record = Record.from_json(data)
+        deal = replay(record)
+    except ReplayError as exc:
+        out = {"ok": False, "error": str(exc), "index": exc.index}
+        emit(args, out, f"rejected 不合规: {exc}")
+        print(f"luzi replay: rejected: {exc}", file=sys.stderr)
+        return 1
+    out = {
+        "ok": True,
+        "headers": record.headers.to_json(),
+        "actions": len(deal.actions),
+        "finish": list(deal.finish),
+        "over": deal.over,
+        "result": None if deal.result is None else deal.result.to_json(),
+        "view": deal.public_view(),
+    }
+    emit(args, out, "\n".join(["verified 核对无误", *_deal_text(deal, record)]))
+    return 0
+
+
+def _print_match(args: argparse.Namespace, match: Match, records: list[Record]) -> int:
+    lines = [f"verified 核对无误: a match of {len(records)} deals, seed {match.seed!r}"]
+    for i, (deal, record) in enumerate(zip(match.deals, records, strict=True), 1):
+        lines += _deal_text(deal, record, title=f"deal {i}: ")
+    end = match.end.value if match.end else "not over"
+    teams = match.team_points()
+    lines.append(
+        f"match: {end}; levels A {match.levels.a.token} B {match.levels.b.token}; "
+        f"points A {teams[Team.A]:+d}, B {teams[Team.B]:+d}"
+    )
+    emit(args, {"ok": True, "match": match.to_json()}, "\n".join(lines))
+    return 0
