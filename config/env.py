@@ -24,7 +24,7 @@ DEV_SECRET_KEY = "django-insecure-luzi-development-key-do-not-use-in-production"
 
 DEFAULT_DATABASE_URL = f"sqlite:///{VAR_DIR / 'luzi.sqlite3'}"
 #: kombu's filesystem transport: an embedded broker that needs no server and works across processes.
-DEFAULT_BROKER_URL = "filesystem://"
+DEFAULT_BROKER_URL = "filesystem://localhost//"
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}

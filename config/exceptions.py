@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -47,6 +45,4 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response({"detail": exc.message, **exc.extra}, status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
         return Response({"detail": exc.messages}, status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, (Http404, PermissionDenied)):
-        return exception_handler(exc, context)
     return exception_handler(exc, context)

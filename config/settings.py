@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
 
-from config.env import BASE_DIR, DEFAULT_BROKER_URL, DEV_SECRET_KEY, VAR_DIR, Env
+from config.env import BASE_DIR, DEV_SECRET_KEY, VAR_DIR, Env
 
 ENV = Env.from_environ()
 
@@ -135,7 +135,7 @@ REST_FRAMEWORK = {
 # --- Celery ---------------------------------------------------------------------------------------
 CELERY_BROKER_URL = ENV.broker_url
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
-if CELERY_BROKER_URL.startswith(DEFAULT_BROKER_URL):
+if CELERY_BROKER_URL.startswith("filesystem://"):
     BROKER_DIR = VAR_DIR / "broker"
     for folder in ("queue", "processed", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)

@@ -62,7 +62,7 @@ def test_defaults_need_no_server() -> None:
     assert env.debug is False
     assert env.database["ENGINE"] == "django.db.backends.sqlite3"
     assert Path(env.database["NAME"]).parent == BASE_DIR / "var"
-    assert env.broker_url == DEFAULT_BROKER_URL == "filesystem://"
+    assert env.broker_url == DEFAULT_BROKER_URL == "filesystem://localhost//"
     assert env.secret_key == DEV_SECRET_KEY
     assert env.allowed_hosts == ["localhost", "127.0.0.1", "[::1]"]
     assert env.secure_ssl_redirect is True and env.hsts_seconds > 0
