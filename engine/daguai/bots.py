@@ -137,6 +137,27 @@ class HeuristicBot:
                 return Action.play(seat, groups[rank][:size])
             if not urgent:
                 return Action.pass_(seat)
+            # it matters: aces and level cards now, still before any joker
+            options = [
+                (n != size, p, r)
+                for r, cards in groups.items()
+                if (n := len(cards)) >= size and floor < (p := power(r, level))
+            ]
+            if options:
+                _, _, rank = min(options)
+                return Action.play(seat, groups[rank][:size])
+        else:
+            # natural five-card plays of low cards (no joker, no ace or level card) first
+            fives = [
+                play
+                for cards in _natural_fives(groups, level)
+                if (play := classify(cards, level)) is not None and play.beats(current)
+            ]
+            if fives:
+                best = min(fives, key=lambda p: _cost(p, groups, level))
+                return Action.play(seat, best.cards)
+            if not urgent:
+                return Action.pass_(seat)
         plays = legal_plays(hand, level, current)
         if not plays:
             return Action.pass_(seat)
@@ -190,6 +211,34 @@ def _low_straight(groups: dict[int, list[Card]], rank: int, level: Rank) -> tupl
         if play is not None:
             return cards
     return None
+
+
+def _natural_fives(groups: dict[int, list[Card]], level: Rank) -> list[tuple[Card, ...]]:
+    """Five-card plays of low natural cards (below A and the level rank) that keep groups
+    whole where they can: full houses, fours with one, fives of a kind, straights."""
+    low = {r: cards for r, cards in groups.items() if power(r, level) < _HIGH}
+    by_power = sorted(low, key=lambda r: power(r, level))
+    pairs = [r for r in by_power if len(low[r]) >= 2]
+    singles = [r for r in by_power if len(low[r]) == 1]
+    found: list[tuple[Card, ...]] = []
+    for r in by_power:
+        cards = low[r]
+        n = len(cards)
+        if n >= 5:
+            found.append(tuple(cards[:5]))
+        if n >= 4:
+            kicker = next((k for k in singles if k != r), None)
+            if kicker is not None:
+                found.append(tuple(cards[:4]) + (low[kicker][0],))
+        if n >= 3:
+            pair = next((k for k in pairs if k != r), None)
+            if pair is not None:
+                found.append(tuple(cards[:3]) + tuple(low[pair][:2]))
+    for start in range(1, 11):
+        window = [14 if r == 1 else r for r in range(start, start + 5)]
+        if all(r in low for r in window):
+            found.append(tuple(low[r][0] for r in window))
+    return found
 
 
 def _top(play: Play, level: Rank) -> int:

@@ -129,7 +129,7 @@ class Match:
         self.deals.append(deal)
         return deal
 
-    def _current(self, what: str) -> Deal:
+    def _current(self, what: object) -> Deal:
         deal = self.deal
         if deal is None:
             raise IllegalActionError(f"{what}: no deal is being played")
@@ -137,7 +137,7 @@ class Match:
 
     def apply(self, action: Action) -> None:
         """Apply ``action`` to the current deal; settle the deal when it ends."""
-        self._current(str(action)).apply(action)
+        self._current(action).apply(action)
         self._settle()
 
     def timeout(self, seat: int) -> Action:
