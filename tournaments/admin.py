@@ -163,6 +163,10 @@ class TeamAdmin(EventScopedAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         return super().get_queryset(request).prefetch_related("members__player")
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # A team stays in the event it was made for: its members' event follows it.
+        return ["event"] if obj is not None else []
+
     @admin.display(description=TeamMember._meta.verbose_name_plural)
     def member_names(self, team: Team) -> str:
         return "、".join(m.player.name for m in sorted(team.members.all(), key=lambda m: m.order))
@@ -182,7 +186,7 @@ class PairingInline(admin.TabularInline):
     model = Pairing
     extra = 0
     fields = ["number", "team_a", "team_b", "table"]
-    readonly_fields = ["table"]
+    readonly_fields = fields
     show_change_link = True
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -214,7 +218,8 @@ class PairingAdmin(EventScopedAdmin):
     list_display = ["round", "number", "team_a", "team_b", "table"]
     list_filter = ["round__event", "round__number"]
     search_fields = ["team_a__name", "team_b__name", "table__name"]
-    readonly_fields = ["table"]
+    # Pairings, their tables and round entries change together, through the round services.
+    readonly_fields = ["round", "number", "table", "team_a", "team_b"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # made by the round services, which also create the games table
@@ -226,6 +231,7 @@ class RoundEntryAdmin(EventScopedAdmin):
     list_display = ["round", "team", "pairing"]
     list_filter = ["round__event"]
     search_fields = ["team__name"]
+    readonly_fields = ["round", "team", "pairing"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -110,15 +110,30 @@ def test_organizer_changes_their_own_team(world: dict[str, Any]) -> None:
     assert team.name == "新队名"
 
 
+EMPTY_MEMBERS = {
+    "members-TOTAL_FORMS": "0",
+    "members-INITIAL_FORMS": "0",
+    "members-MIN_NUM_FORMS": "0",
+    "members-MAX_NUM_FORMS": "3",
+}
+
+
 def test_organizer_cannot_move_a_team_into_another_event(world: dict[str, Any]) -> None:
     team = world["mine"]["team"]
     client = client_for(world["mine"]["organizer"])
-    response = client.post(
-        change_url(team), {"name": team.name, "event": world["theirs"]["event"].pk}
-    )
-    assert response.status_code == 200  # the form comes back with an error
+    form = {"name": team.name, "event": world["theirs"]["event"].pk, **EMPTY_MEMBERS}
+    assert client.post(change_url(team), form).status_code == 302  # event is read-only: ignored
     team.refresh_from_db()
     assert team.event_id == world["mine"]["event"].pk
+
+
+def test_organizer_cannot_add_a_team_to_another_event(world: dict[str, Any]) -> None:
+    client = client_for(world["mine"]["organizer"])
+    form = {"name": "闯入队", "event": world["theirs"]["event"].pk, **EMPTY_MEMBERS}
+    response = client.post(reverse("admin:tournaments_team_add"), form)
+    assert response.status_code == 200
+    assert "event" in response.context["adminform"].form.errors
+    assert not Team.objects.filter(name="闯入队").exists()
 
 
 def test_admin_refuses_a_player_in_two_teams_of_an_event_with_a_message(
