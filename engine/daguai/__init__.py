@@ -21,3 +21,49 @@ __all__ = [
 PLAYERS = 6
 DECKS = 3
 HAND_SIZE = 27
+
+# Deals, results, matches, records and bots (Rules engine II).
+from engine.daguai.bots import HeuristicBot, RandomBot, play_deal, play_match  # noqa: E402
+from engine.daguai.deal import RULES_VERSION, Action, ActionKind, Deal, Phase, Rules  # noqa: E402
+from engine.daguai.match import Match, MatchEnd  # noqa: E402
+from engine.daguai.record import Record, RecordError, ReplayError, replay, replay_match  # noqa: E402
+from engine.daguai.result import (  # noqa: E402
+    DealResult,
+    EscapeResult,
+    InvalidFinishError,
+    Levels,
+    Outcome,
+    Team,
+    deal_result,
+    escape_result,
+    leave_result,
+)
+
+__all__ += [
+    "RULES_VERSION",
+    "Action",
+    "ActionKind",
+    "Deal",
+    "DealResult",
+    "EscapeResult",
+    "HeuristicBot",
+    "InvalidFinishError",
+    "Levels",
+    "Match",
+    "MatchEnd",
+    "Outcome",
+    "Phase",
+    "RandomBot",
+    "Record",
+    "RecordError",
+    "ReplayError",
+    "Rules",
+    "Team",
+    "deal_result",
+    "escape_result",
+    "leave_result",
+    "play_deal",
+    "play_match",
+    "replay",
+    "replay_match",
+]
