@@ -45,9 +45,14 @@ def test_language_switch_to_english_and_back(client: Client, demo: Event) -> Non
     assert "运动会与赛事" in client.get("/").content.decode()
 
 
-def test_accept_language_header_selects_english(client: Client, demo: Event) -> None:
-    page = client.get("/", headers={"accept-language": "en"}).content.decode()
-    assert "Meets and events" in page
+def test_chinese_is_the_default_whatever_the_browser_asks(client: Client, demo: Event) -> None:
+    page = client.get("/", headers={"accept-language": "en-US,en;q=0.9"}).content.decode()
+    assert "运动会与赛事" in page
+
+
+def test_an_unknown_language_cookie_falls_back_to_chinese(client: Client, demo: Event) -> None:
+    client.cookies["django_language"] = "xx"
+    assert "运动会与赛事" in client.get("/").content.decode()
 
 
 def test_event_page_lists_teams_by_unit(client: Client, demo: Event) -> None:
