@@ -23,6 +23,7 @@ from tournaments.models import (
     TeamMember,
     Unit,
 )
+from tournaments.services import event_organizer_add
 
 
 def _is_superuser(request: HttpRequest) -> bool:
@@ -150,6 +151,12 @@ class EventAdmin(EventScopedAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return _is_superuser(request)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        # Whoever is listed as an organizer gets what the role needs: staff status and the group.
+        for user in form.instance.organizers.all():
+            event_organizer_add(event=form.instance, user=user)
 
 
 @admin.register(Team)

@@ -191,3 +191,53 @@ def test_pairings_are_not_added_by_hand(world: dict[str, Any]) -> None:
 def test_non_staff_is_sent_to_login() -> None:
     response = client_for(UserFactory()).get(reverse("admin:tournaments_event_changelist"))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_naming_an_organizer_in_the_admin_gives_them_the_role(world: dict[str, Any]) -> None:
+    event = world["theirs"]["event"]
+    newcomer = UserFactory()
+    form: dict[str, Any] = {
+        "meet": event.meet_id,
+        "name": event.name,
+        "game": event.game,
+        "base_score": event.base_score,
+        "deals_per_match": event.deals_per_match,
+        "rule_options": "{}",
+        "pairing_format": event.pairing_format,
+        "tie_break_order": '["levels_gained"]',
+        "status": event.status,
+        "organizers": [world["theirs"]["organizer"].pk, newcomer.pk],
+    }
+    for prefix in ("teams", "rounds"):
+        form |= {
+            f"{prefix}-TOTAL_FORMS": "0",
+            f"{prefix}-INITIAL_FORMS": "0",
+            f"{prefix}-MIN_NUM_FORMS": "0",
+            f"{prefix}-MAX_NUM_FORMS": "1000",
+        }
+    response = client_for(world["superuser"]).post(change_url(event), form)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    newcomer.refresh_from_db()
+    assert newcomer.is_staff and newcomer.has_perm("tournaments.change_team")
+    event.refresh_from_db()
+    assert event.tie_break_order == ["levels_gained"]
+    assert client_for(newcomer).get(change_url(world["theirs"]["team"])).status_code == 200
+
+
+def test_admin_refuses_a_bad_tie_break_order_with_a_message(world: dict[str, Any]) -> None:
+    event = world["mine"]["event"]
+    form = {
+        "name": event.name,
+        "game": event.game,
+        "base_score": 1,
+        "deals_per_match": 3,
+        "rule_options": "{}",
+        "pairing_format": event.pairing_format,
+        "tie_break_order": '["coin_toss"]',
+        "status": event.status,
+    }
+    for prefix in ("teams", "rounds"):
+        form |= {f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"}
+    response = client_for(world["mine"]["organizer"]).post(change_url(event), form)
+    assert response.status_code == 200
+    assert "tie_break_order" in response.context["adminform"].form.errors
