@@ -267,6 +267,8 @@ class Deal:
             if len(hands) != 6:
                 raise EngineError(f"a deal has six hands, not {len(hands)}")
             self.hands = [list(h) for h in hands]
+            if not all(self.hands):
+                raise EngineError("every seat starts a deal with cards")
             for card, count in Counter(c for h in self.hands for c in h).items():
                 if count > 3:
                     raise EngineError(f"{count} copies of {card} in the hands, the pack has three")
@@ -303,8 +305,9 @@ class Deal:
             raise EngineError(f"tribute pairs must be up to three distinct seat pairs: {pairs!r}")
         if any(Team.of(p) is Team.of(r) for p, r in pairs):
             raise EngineError(f"tribute goes from one team to the other: {pairs!r}")
-        if len({Team.of(r) for r in receivers}) > 1:
-            raise EngineError(f"the receivers of tribute are one team: {pairs!r}")
+        if receivers and self.dealer not in receivers:
+            # the dealer went out first last deal: it is the first receiver, its team receives
+            raise EngineError(f"the dealer (seat {self.dealer}) receives tribute: {pairs!r}")
         tributes = []
         for payer, receiver in sorted(pairs):
             hand = self.hands[payer]

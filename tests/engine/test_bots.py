@@ -61,7 +61,7 @@ def test_heuristic_keeps_jokers_and_level_cards_early():
 
 def test_heuristic_returns_a_low_loose_card():
     deal = Deal(hands=[parse_cards(h) for h in ("3S 3H 4S AS", "9S", "5S", "6S", "7S", "8S")],
-                dealer=1, tributes=[(1, 0)])  # fmt: skip
+                dealer=0, tributes=[(1, 0)])  # fmt: skip
     action = HeuristicBot().act(deal, 0)
     assert str(action) == "0 return 4S"
 

@@ -74,7 +74,7 @@ def test_tribute_pays_the_highest_card_in_the_new_level_order_then_returns():
 
 def test_a_return_that_times_out_is_a_random_card_replayed_exactly():
     def fresh() -> Deal:
-        return Deal(seed=9, dealer=0, tributes=[(1, 2)])
+        return Deal(seed=9, dealer=2, tributes=[(1, 2)])
 
     deal = fresh()
     action = deal.timeout(2)
@@ -217,9 +217,25 @@ def test_actions_round_trip_through_json_and_text():
 def test_random_legal_play_to_the_end_keeps_every_card():
     for seed in range(3):
         rng = random.Random(seed)
-        deal = Deal(seed=seed, dealer=seed, tributes=[(1, 0), (3, 2), (5, 4)])
+        deal = Deal(seed=seed, dealer=2 * seed, tributes=[(1, 0), (3, 2), (5, 4)])
         while not deal.over:
             seat = deal.awaiting()[0]
             deal.apply(rng.choice(deal.legal_actions(seat)))
             assert deal.cards_accounted()
         assert deal.result is not None
+
+
+@pytest.mark.parametrize(
+    ("dealer", "tributes", "message"),
+    [
+        (0, [(1, 2)], "the dealer \\(seat 0\\) receives tribute"),
+        (2, [(1, 2), (1, 4)], "distinct seat pairs"),
+        (2, [(4, 2)], "from one team to the other"),
+        (2, [(1, 2), (3, 4), (5, 0), (0, 1)], "distinct seat pairs"),
+    ],
+)
+def test_impossible_tribute_pairs_are_refused(dealer, tributes, message):
+    from engine.errors import EngineError
+
+    with pytest.raises(EngineError, match=message):
+        Deal(seed=1, dealer=dealer, tributes=tributes)
