@@ -18,11 +18,12 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, format_cards, pack, parse_cards
+from engine.cards import Card, format_cards, pack
+from engine.daguai.actions import DEFAULT_RULES, RULES_VERSION, Action, ActionKind, Rules
 from engine.daguai.legal import legal_plays
 from engine.daguai.plays import Play, classify, power
 from engine.daguai.result import (
@@ -34,12 +35,19 @@ from engine.daguai.result import (
     deal_result,
     escape_result,
 )
-from engine.errors import EngineError, IllegalActionError, InvalidNotationError
+from engine.errors import EngineError, IllegalActionError
 
-__all__ = ["Action", "ActionKind", "Deal", "Phase", "Rules", "RULES_VERSION", "Tribute"]
-
-#: The version of the rules contract this engine implements, written into every record.
-RULES_VERSION = "daguai-1"
+__all__ = [
+    "DEFAULT_RULES",
+    "RULES_VERSION",
+    "START_LEVELS",
+    "Action",
+    "ActionKind",
+    "Deal",
+    "Phase",
+    "Rules",
+    "Tribute",
+]
 
 
 class Phase(enum.Enum):
@@ -48,156 +56,6 @@ class Phase(enum.Enum):
     RETURN = "return"
     PLAY = "play"
     OVER = "over"
-
-
-class ActionKind(enum.Enum):
-    """What a seat does: play cards, pass, return a tribute card, or escape (leave the table)."""
-
-    PLAY = "play"
-    PASS = "pass"
-    RETURN = "return"
-    ESCAPE = "escape"
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The options of the rules contract (typed, never a string-keyed dict).
-
-    ``lead_to_teammate``: when the winner of a trick has gone out, the lead goes to their next
-    teammate still holding cards instead of the next player still holding cards.
-    ``system_play_limit``: this many consecutive system plays by one seat count as an escape
-    (0 turns it off). ``deals_per_match``: deals in a match unless it ends earlier.
-    """
-
-    lead_to_teammate: bool = False
-    system_play_limit: int = 5
-    deals_per_match: int = 3
-
-    def __post_init__(self) -> None:
-        if self.system_play_limit < 0:
-            raise EngineError(f"system_play_limit must be 0 or more, not {self.system_play_limit}")
-        if self.deals_per_match < 1:
-            raise EngineError(f"deals_per_match must be 1 or more, not {self.deals_per_match}")
-
-    def to_json(self) -> dict[str, Any]:
-        """The options as a JSON object."""
-        return {
-            "lead_to_teammate": self.lead_to_teammate,
-            "system_play_limit": self.system_play_limit,
-            "deals_per_match": self.deals_per_match,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Rules:
-        """The inverse of :meth:`to_json`; raises :class:`EngineError` for a bad option."""
-        if not isinstance(data, dict):
-            raise EngineError(f"rules options must be an object, not {data!r}")
-        unknown = set(data) - set(cls().to_json())
-        if unknown:
-            raise EngineError(f"unknown rules options {sorted(unknown)}")
-        lead = data.get("lead_to_teammate", False)
-        limit = data.get("system_play_limit", 5)
-        deals = data.get("deals_per_match", 3)
-        if not isinstance(lead, bool):
-            raise EngineError(f"lead_to_teammate must be true or false, not {lead!r}")
-        for name, value in (("system_play_limit", limit), ("deals_per_match", deals)):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise EngineError(f"{name} must be an integer, not {value!r}")
-        return cls(lead, limit, deals)
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One thing a seat does; ``system`` marks an action the system made on a timeout.
-
-    >>> Action.parse("3 play 3H 3S")
-    Action.parse('3 play 3H 3S')
-    >>> Action.from_json({"kind": "return", "seat": 2, "cards": "5H", "system": True})
-    Action.parse('2 return 5H (system)')
-    """
-
-    kind: ActionKind
-    seat: int
-    cards: tuple[Card, ...] = ()
-    system: bool = False
-
-    @classmethod
-    def play(cls, seat: int, cards: Iterable[Card], system: bool = False) -> Action:
-        """Play ``cards``."""
-        return cls(ActionKind.PLAY, seat, tuple(cards), system)
-
-    @classmethod
-    def pass_(cls, seat: int, system: bool = False) -> Action:
-        """Pass (only when following)."""
-        return cls(ActionKind.PASS, seat, (), system)
-
-    @classmethod
-    def return_(cls, seat: int, card: Card, system: bool = False) -> Action:
-        """Return ``card`` to the seat that paid tribute to ``seat``."""
-        return cls(ActionKind.RETURN, seat, (card,), system)
-
-    @classmethod
-    def escape(cls, seat: int) -> Action:
-        """Leave the table during the deal."""
-        return cls(ActionKind.ESCAPE, seat)
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"kind": "play", "seat": 3, "cards": "3H 3S"}`` (``system: true`` when it is)."""
-        data: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
-        if self.cards:
-            data["cards"] = format_cards(self.cards)
-        if self.system:
-            data["system"] = True
-        return data
-
-    @classmethod
-    def from_json(cls, data: Any) -> Action:
-        """The inverse of :meth:`to_json`; raises :class:`InvalidNotationError` for bad input."""
-        if not isinstance(data, dict):
-            raise InvalidNotationError(f"an action is an object, not {data!r}")
-        unknown = set(data) - {"kind", "seat", "cards", "system"}
-        if unknown:
-            raise InvalidNotationError(f"unknown action keys {sorted(unknown)} in {data!r}")
-        try:
-            kind = ActionKind(data.get("kind"))
-        except ValueError:
-            raise InvalidNotationError(f"unknown action kind {data.get('kind')!r}") from None
-        seat = data.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
-            raise InvalidNotationError(f"seat must be 0-5, not {seat!r} in {data!r}")
-        text = data.get("cards", "")
-        if not isinstance(text, str):
-            raise InvalidNotationError(f"cards must be a string, not {text!r}")
-        system = data.get("system", False)
-        if not isinstance(system, bool):
-            raise InvalidNotationError(f"system must be true or false, not {system!r}")
-        cards = tuple(parse_cards(text))
-        if kind in (ActionKind.PASS, ActionKind.ESCAPE) and cards:
-            raise InvalidNotationError(f"a {kind.value} has no cards: {data!r}")
-        return cls(kind, seat, cards, system)
-
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        """Read ``3 play 3H 3S``, ``4 pass``, ``2 return 5H``, ``1 escape`` (``(system)`` last)."""
-        words = text.split()
-        system = bool(words) and words[-1] == "(system)"
-        if system:
-            words = words[:-1]
-        if len(words) < 2 or not words[0].isdigit():
-            raise InvalidNotationError(f"an action is 'SEAT KIND [CARDS]', not {text!r}")
-        data: dict[str, Any] = {"seat": int(words[0]), "kind": words[1], "system": system}
-        if len(words) > 2:
-            data["cards"] = " ".join(words[2:])
-        return cls.from_json(data)
-
-    def __str__(self) -> str:
-        text = f"{self.seat} {self.kind.value}"
-        if self.cards:
-            text += " " + format_cards(self.cards)
-        return text + (" (system)" if self.system else "")
-
-    def __repr__(self) -> str:
-        return f"Action.parse({str(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,8 +67,7 @@ class Tribute:
     card: Card
 
 
-#: The default rules options, and both teams at level 2.
-DEFAULT_RULES = Rules()
+#: Both teams at level 2, as a match starts.
 START_LEVELS = Levels()
 
 
