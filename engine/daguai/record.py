@@ -228,6 +228,9 @@ class Record:
         )
         if "seats" in labels:
             labels["seats"] = tuple(labels["seats"])
+        unknown = set(labels) - {"event", "round", "table", "number", "seats", "match_seed"}
+        if unknown:
+            raise RecordError(f"unknown record labels {sorted(unknown)}")
         headers = replace(headers, **labels)
         result = None if deal.result is None else deal.result.to_json()
         return cls(headers, tuple(deal.actions), result)

@@ -161,3 +161,8 @@ def test_a_match_replays_from_its_deal_records():
 def test_headers_defaults_are_a_fresh_first_deal():
     h = Headers()
     assert Headers.from_json(h.to_json()) == h
+
+
+def test_unknown_labels_are_refused():
+    with pytest.raises(RecordError, match="unknown record labels"):
+        Record.from_deal(Deal(seed=1), venue="pub")
