@@ -217,6 +217,23 @@ class Match:
             "next_dealer": None if self.over else self._next_dealer,
         }
 
+    def public_view(self) -> dict[str, Any]:
+        """What every player may see of the match: the summary and the current deal's view."""
+        deal = self.deal
+        return {
+            **self.to_json(),
+            "deal_number": len(self.deals) if deal is not None else None,
+            "deal": None if deal is None else deal.public_view(),
+        }
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        """The public view with ``seat``'s private view of the current deal."""
+        view = self.public_view()
+        deal = self.deal
+        if deal is not None:
+            view["deal"] = deal.private_view(seat)
+        return view
+
     def __repr__(self) -> str:
         state = self.end.value if self.end else f"{len(self.results)} deals played"
         return f"<Match seed={self.seed!r} levels={self.levels} {state}>"

@@ -147,3 +147,17 @@ def test_match_summary_is_json():
     data = json.loads(json.dumps(match.to_json()))
     assert data["end"] in ("deals", "passed_a") and len(data["results"]) == len(match.deals)
     assert set(data["team_points"]) == {"A", "B"}
+
+
+def test_match_views_show_the_deal_and_only_ones_own_hand():
+    import json
+
+    match = Match(seed=9)
+    assert match.public_view()["deal"] is None
+    deal = match.start_deal()
+    public = match.public_view()
+    assert public["deal_number"] == 1 and "hand" not in public["deal"]
+    assert " ".join(map(str, deal.hand(0))) not in json.dumps(public)
+    private = match.private_view(deal.dealer)
+    assert private["deal"]["hand"] == " ".join(map(str, deal.hand(deal.dealer)))
+    assert private["deal"]["legal"]
