@@ -53,7 +53,9 @@ class Match:
     """The state of one match; start each deal with :meth:`start_deal`, then drive it.
 
     ``points`` are per seat over the match, already multiplied by ``base``; ``ladder`` holds
-    the levels before the first deal and after every deal.
+    the levels before the first deal and after every deal. Consecutive system plays carry over
+    from deal to deal **[decided]**: when the system play that reaches the limit also ends the
+    deal, the seat escapes at its next system play.
     """
 
     def __init__(self, *, seed: int | str = 0, rules: Rules = DEFAULT_RULES, base: int = 1) -> None:

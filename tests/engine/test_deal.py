@@ -239,3 +239,10 @@ def test_impossible_tribute_pairs_are_refused(dealer, tributes, message):
 
     with pytest.raises(EngineError, match=message):
         Deal(seed=1, dealer=dealer, tributes=tributes)
+
+
+def test_a_streak_that_reached_the_limit_as_the_last_deal_ended_escapes_at_the_next_system_play():
+    # [decided] consecutive system plays carry over from deal to deal (the match passes them on)
+    deal = Deal(seed=3, dealer=0, streaks=(2, 0, 0, 0, 0, 0), rules=Rules(system_play_limit=2))
+    deal.timeout(0)
+    assert deal.over and isinstance(deal.result, EscapeResult) and deal.result.seat == 0
