@@ -136,6 +136,7 @@ class Env:
     broker_url: str
     result_backend: str | None
     secure_ssl_redirect: bool
+    secure_cookies: bool
     hsts_seconds: int
     healthz_broker_timeout: float
     log_level: str
@@ -165,6 +166,9 @@ class Env:
             result_backend=env.get("CELERY_RESULT_BACKEND", "").strip() or None,
             secure_ssl_redirect=parse_bool(
                 "SECURE_SSL_REDIRECT", env.get("SECURE_SSL_REDIRECT", "false" if debug else "true")
+            ),
+            secure_cookies=parse_bool(
+                "SECURE_COOKIES", env.get("SECURE_COOKIES", "false" if debug else "true")
             ),
             hsts_seconds=parse_int(
                 "SECURE_HSTS_SECONDS",

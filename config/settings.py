@@ -119,8 +119,8 @@ SECURE_HSTS_SECONDS = ENV.hsts_seconds
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+SESSION_COOKIE_SECURE = ENV.secure_cookies
+CSRF_COOKIE_SECURE = ENV.secure_cookies
 X_FRAME_OPTIONS = "DENY"
 
 # --- Django REST framework ------------------------------------------------------------------------
