@@ -7,6 +7,16 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.core.exceptions import ImproperlyConfigured
+
+    from config.env import Env
+
+    try:
+        Env.from_environ()  # a bad environment variable: one clear line, not a traceback
+    except ImproperlyConfigured as exc:
+        sys.stderr.write(f"Configuration error: {exc}\n")
+        sys.exit(2)
+
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)
