@@ -241,3 +241,10 @@ def test_admin_refuses_a_bad_tie_break_order_with_a_message(world: dict[str, Any
     response = client_for(world["mine"]["organizer"]).post(change_url(event), form)
     assert response.status_code == 200
     assert "tie_break_order" in response.context["adminform"].form.errors
+
+
+@pytest.mark.parametrize("object_id", ["abc", "999999", "-1"])
+def test_bad_object_ids_are_no_server_error(world: dict[str, Any], object_id: str) -> None:
+    client = client_for(world["mine"]["organizer"])
+    response = client.get(f"/admin/tournaments/team/{object_id}/change/")
+    assert response.status_code == 302  # Django's "does not exist" message on the admin index
