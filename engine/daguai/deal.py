@@ -461,12 +461,7 @@ class Deal:
             },
             "finish": list(self.finish),
             "tributes": [
-                {
-                    "payer": t.payer,
-                    "receiver": t.receiver,
-                    "card": str(t.card),
-                    "returned": t.receiver in self.returns,
-                }
+                {"payer": t.payer, "receiver": t.receiver, "returned": t.receiver in self.returns}
                 for t in self.tributes
             ],
             "moves": len(self.actions),
@@ -482,9 +477,12 @@ class Deal:
         view["seat"] = seat
         view["hand"] = format_cards(self.hand(seat))
         view["legal"] = [a.to_json() for a in self.legal_actions(seat)]
-        for t in view["tributes"]:
-            if seat in (t["payer"], t["receiver"]) and t["receiver"] in self.returns:
-                t["return"] = str(self.returns[t["receiver"]])
+        # the tribute card and the returned card are seen by the two seats that swapped them
+        for t, tribute in zip(view["tributes"], self.tributes, strict=True):
+            if seat in (tribute.payer, tribute.receiver):
+                t["card"] = str(tribute.card)
+                if tribute.receiver in self.returns:
+                    t["return"] = str(self.returns[tribute.receiver])
         return view
 
     def __repr__(self) -> str:

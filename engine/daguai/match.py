@@ -222,8 +222,10 @@ class Match:
     def public_view(self) -> dict[str, Any]:
         """What every player may see of the match: the summary and the current deal's view."""
         deal = self.deal
+        summary = self.to_json()
+        del summary["seed"]  # the seed deals every hand: never public
         return {
-            **self.to_json(),
+            **summary,
             "deal_number": len(self.deals) if deal is not None else None,
             "deal": None if deal is None else deal.public_view(),
         }

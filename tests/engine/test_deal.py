@@ -207,6 +207,25 @@ def test_public_view_hides_hands_and_private_view_shows_one():
     assert "return" not in deal.private_view(0)["tributes"][0]
 
 
+def test_tribute_and_return_cards_are_seen_only_by_the_two_seats_that_swap_them():
+    deal = Deal(seed=5, dealer=2, tributes=[(1, 2), (3, 4)])
+    assert all("card" not in t and "return" not in t for t in deal.public_view()["tributes"])
+    card = str(deal.tributes[0].card)
+    assert deal.private_view(1)["tributes"][0]["card"] == card
+    assert deal.private_view(2)["tributes"][0]["card"] == card
+    for seat in (0, 3, 4, 5):
+        assert "card" not in deal.private_view(seat)["tributes"][0]
+
+
+def test_the_match_seed_is_never_public():
+    from engine.daguai import Match
+
+    match = Match(seed=123456789)
+    match.start_deal()
+    assert "seed" not in match.public_view()
+    assert "123456789" not in json.dumps(match.private_view(0))
+
+
 def test_actions_round_trip_through_json_and_text():
     for text in ("3 play 3H 3S", "4 pass", "2 return 5H (system)", "1 escape", "0 play BJ"):
         action = Action.parse(text)
