@@ -8,6 +8,8 @@ var/.
 
 from __future__ import annotations
 
+import os
+
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
 
@@ -22,6 +24,7 @@ ALLOWED_HOSTS = ENV.allowed_hosts
 CSRF_TRUSTED_ORIGINS = ENV.csrf_trusted_origins
 
 INSTALLED_APPS = [
+    "daphne",  # first: its runserver serves ASGI, so WebSockets work in development too
     "whitenoise.runserver_nostatic",
     "django.contrib.admin",
     "django.contrib.auth",
@@ -33,6 +36,7 @@ INSTALLED_APPS = [
     "config",
     "games",
     "tournaments",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -80,7 +84,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "admin:login"
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:me"
+LOGOUT_REDIRECT_URL = "tournaments:home"
 
 # --- Internationalisation: Simplified Chinese first, English switchable ---------------------------
 LANGUAGE_CODE = "zh-hans"
@@ -158,11 +164,38 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Every queue is declared here, so a plain `celery -A config worker` consumes all of them.
 # Game play (issue 5) adds its own queue to this tuple and routes its tasks there.
 CELERY_TASK_DEFAULT_QUEUE = "default"
-CELERY_TASK_QUEUES = (Queue("default", Exchange("default"), routing_key="default"),)
-CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {}
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_TASK_QUEUES = (
+    Queue("default", Exchange("default"), routing_key="default"),
+    Queue("games", Exchange("games"), routing_key="games"),
+)
+# Game play runs on its own queue, so it can get workers of its own (see README).
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {"games.*": {"queue": "games"}}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Queue again the work of any match that stalled (a lost message, a killed worker).
+    "games-watchdog": {"task": "games.watchdog", "schedule": 5.0},
+}
 
 HEALTHZ_BROKER_TIMEOUT = ENV.healthz_broker_timeout
+
+# --- Live tables: Django Channels -----------------------------------------------------------------
+# The Celery workers that play the bots must reach the browsers, so whenever Redis is at hand
+# (CHANNEL_LAYER_URL, else a redis:// CELERY_BROKER_URL) the channel layer is Redis. Without it
+# (a fresh clone, `make demo`, `make test`) the layer is in-process, and each connection re-reads
+# its table every LUZI_PUSH_RESYNC_SECONDS instead, which also catches changes made by a worker.
+_CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "").strip() or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+if _CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [_CHANNEL_LAYER_URL], "prefix": "luzi:ws:"},
+        }
+    }
+    LUZI_PUSH_RESYNC_SECONDS = 10.0
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    LUZI_PUSH_RESYNC_SECONDS = 1.0
 
 # --- Logging: to stderr, the container's log ------------------------------------------------------
 LOGGING = {

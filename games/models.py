@@ -241,6 +241,20 @@ class Match(SeatPoints):
     level_a = models.PositiveSmallIntegerField(_("level of side A"), default=LEVEL_MIN)
     level_b = models.PositiveSmallIntegerField(_("level of side B"), default=LEVEL_MIN)
     winner_side = models.CharField(_("winner"), max_length=1, choices=Side.choices, blank=True)
+    autoplay = models.BooleanField(
+        _("autoplay"),
+        default=False,
+        help_text=_("Every seat is played by the system's bots (simulations and the demo)."),
+    )
+    turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), default=30)
+    bot_delay_ms = models.PositiveIntegerField(_("bot think time (ms)"), default=600)
+    between_deals_seconds = models.PositiveSmallIntegerField(
+        _("pause between deals (s)"), default=5
+    )
+    left_seat = models.PositiveSmallIntegerField(
+        _("seat that left between deals"), null=True, blank=True
+    )
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
     end_reason = models.CharField(
         _("ended by"), max_length=20, choices=EndReason.choices, blank=True
     )
@@ -255,6 +269,10 @@ class Match(SeatPoints):
         constraints = [
             models.CheckConstraint(condition=Q(deals_per_match__gte=1), name="match_deals_min_1"),
             models.CheckConstraint(condition=Q(base_score__gte=1), name="match_base_score_min_1"),
+            models.CheckConstraint(
+                condition=Q(turn_seconds__gte=1), name="match_turn_seconds_min_1"
+            ),
+            _seat_check("left_seat", "match_left_seat_0_to_5"),
             models.CheckConstraint(
                 condition=Q(current_deal__lte=F("deals_per_match")),
                 name="match_current_deal_within_deals",
@@ -312,6 +330,10 @@ class Deal(SeatPoints):
     record = models.TextField(
         _("record"), blank=True, help_text=_("The engine's full record of the deal.")
     )
+    seq = models.PositiveIntegerField(
+        _("actions so far"), default=0, help_text=_("The sequence number of the last action.")
+    )
+    turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -362,6 +384,9 @@ class Action(models.Model):
     seat = models.PositiveSmallIntegerField(_("seat"))
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     cards = models.CharField(_("cards"), max_length=200, blank=True)
+    system = models.BooleanField(
+        _("system"), default=False, help_text=_("Played by the system for a seat out of time.")
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     objects = ActionQuerySet.as_manager()

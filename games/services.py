@@ -1,15 +1,28 @@
-"""Writes to the card room. The only module that will talk to engine/ (issue 5 adds the game
-play)."""
+"""Writes to the card room: players, tables, and game play. The only module that talks to engine/
+(with games.engine_state, which rebuilds the engine's state from the rows)."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
-from config.exceptions import ApplicationError
-from games.models import SEAT_COUNT, Player, Table, TableSeat
+from config.exceptions import ApplicationError, ConflictError
+from engine.cards import format_cards, parse_cards
+from engine.daguai import Action as EngineAction
+from engine.daguai import HeuristicBot, MatchEnd, Phase, RandomBot, Record, Rules
+from engine.daguai import Match as EngineMatch
+from engine.daguai.offline import OfflineEntry, score_match
+from engine.errors import EngineError
+from games import engine_state, events
+from games.models import SEAT_COUNT, Action, Deal, LevelStep, Match, Player, Table, TableSeat
 
 
 @transaction.atomic
@@ -29,6 +42,10 @@ def player_create(
         raise ApplicationError("A bot cannot have a login account.")
     if bot_kind and not is_bot:
         raise ApplicationError("Only a bot has a bot kind.")
+    if is_bot and not bot_kind:
+        bot_kind = BOT_KINDS[0]
+    if is_bot and bot_kind not in BOT_KINDS:
+        raise ApplicationError(f"Unknown bot kind {bot_kind!r}: use {' or '.join(BOT_KINDS)}.")
     return Player.objects.create(name=name, user=user, is_bot=is_bot, bot_kind=bot_kind)
 
 
@@ -50,3 +67,529 @@ def table_create(
         TableSeat(table=table, seat=seat, player=player) for seat, player in enumerate(players)
     )
     return table
+
+
+# -- game play: the only bridge to engine/ ---------------------------------------------------------
+#
+# Every write locks the match row, rebuilds (or takes from the cache) the engine state, checks the
+# caller's token (deal number and sequence number), applies, appends the action rows and stores what
+# changed, all in one transaction. Follow-up work (a bot's turn, a turn timer, the next deal) is
+# queued on commit; a task whose token is stale does nothing, so at-least-once delivery, duplicate
+# tasks and late timers are harmless.
+
+BOT_KINDS = ("heuristic", "random")
+
+
+@dataclass(frozen=True)
+class OfflineDeal:
+    """One deal of an offline table as a referee enters it (see engine.daguai.offline)."""
+
+    finish: tuple[int, ...] = ()
+    escape: int | None = None
+    leave: int | None = None
+
+
+@dataclass
+class _Locked:
+    match: Match
+    deal: Deal | None
+    engine: EngineMatch
+    seats: list[TableSeat]
+
+    @property
+    def bot_seats(self) -> frozenset[int]:
+        if self.match.autoplay:
+            return frozenset(range(SEAT_COUNT))
+        return frozenset(s.seat for s in self.seats if s.player.is_bot)
+
+
+def _lock(match_id: int) -> _Locked:
+    try:
+        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ApplicationError(f"No match {match_id}.") from None
+    deal = match.deals.filter(number=match.current_deal).first() if match.current_deal else None
+    seats = list(TableSeat.objects.filter(table_id=match.table_id).select_related("player"))
+    return _Locked(match, deal, engine_state.engine_match(match, deal), seats)
+
+
+def _bot_for(locked: _Locked, seat: int, salt: str) -> Any:
+    player = next((s.player for s in locked.seats if s.seat == seat), None)
+    kind = player.bot_kind if player is not None and player.bot_kind in BOT_KINDS else "heuristic"
+    seed = f"{locked.match.seed}:{locked.match.current_deal}:{salt}:{seat}"
+    return HeuristicBot(seed=seed) if kind == "heuristic" else RandomBot(seed=seed)
+
+
+@transaction.atomic
+def match_start(
+    *,
+    table: Table,
+    base_score: int = 1,
+    deals_per_match: int = 3,
+    rule_options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    autoplay: bool = False,
+    turn_seconds: int = 30,
+    bot_delay_ms: int = 600,
+    between_deals_seconds: int = 5,
+) -> Match:
+    """Start a match at an online table and deal its first deal; bots and timers run on Celery.
+
+    Raises ApplicationError for an offline table, a table without six seats, one with a match
+    going on, or bad options.
+    """
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.mode != Table.Mode.ONLINE:
+        raise ApplicationError("An offline table's results are entered by a referee.")
+    if TableSeat.objects.filter(table=table).count() != SEAT_COUNT:
+        raise ApplicationError(f"A table needs {SEAT_COUNT} seated players to start.")
+    if Match.objects.filter(table=table, status__in=[Match.Status.PENDING, Match.Status.PLAYING]):
+        raise ApplicationError("This table already has a match going on.")
+    if base_score < 1 or deals_per_match < 1 or turn_seconds < 1:
+        raise ApplicationError("Base score, deals per match and turn time must be at least 1.")
+    options = dict(rule_options or {})
+    options.pop("deals_per_match", None)
+    try:
+        Rules.from_json({**options, "deals_per_match": deals_per_match})
+    except EngineError as exc:
+        raise ApplicationError(f"Bad rule options: {exc}") from None
+    match = Match.objects.create(
+        table=table,
+        rule_options=options,
+        deals_per_match=deals_per_match,
+        base_score=base_score,
+        seed=secrets.randbits(62) if seed is None else seed,
+        status=Match.Status.PLAYING,
+        autoplay=autoplay,
+        turn_seconds=turn_seconds,
+        bot_delay_ms=bot_delay_ms,
+        between_deals_seconds=between_deals_seconds,
+        started_at=timezone.now(),
+    )
+    LevelStep.objects.create(match=match, deal_number=0, level_a=2, level_b=2)
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status"])
+    seats = list(TableSeat.objects.filter(table=table).select_related("player"))
+    locked = _Locked(match, None, engine_state.engine_match(match, None), seats)
+    _deal_next(locked)
+    _commit(locked)
+    return match
+
+
+def _deal_next(locked: _Locked) -> None:
+    """Deal the engine's next deal and store its row."""
+    engine, match = locked.engine, locked.match
+    deal = engine.start_deal()
+    match.current_deal = len(engine.deals)
+    locked.deal = Deal.objects.create(
+        match=match,
+        number=match.current_deal,
+        dealer_seat=deal.dealer,
+        level_rank=int(deal.level),
+        seed=deal.seed,
+        status=Deal.Status.TRIBUTE if deal.pending_returns() else Deal.Status.PLAYING,
+        tribute={"pairs": [[t.payer, t.receiver] for t in deal.tributes]},
+    )
+    match.save(update_fields=["current_deal", "updated_at"])
+
+
+def _store_actions(locked: _Locked) -> None:
+    """Append the engine deal's new actions to the log and store what the deal now shows."""
+    deal_row = locked.deal
+    assert deal_row is not None
+    deal = locked.engine.deals[deal_row.number - 1]
+    new = deal.actions[deal_row.seq :]
+    Action.objects.bulk_create(
+        Action(
+            deal=deal_row,
+            seq=deal_row.seq + i,
+            seat=a.seat,
+            kind=a.kind.value,
+            cards=format_cards(a.cards),
+            system=a.system,
+        )
+        for i, a in enumerate(new, 1)
+    )
+    deal_row.seq += len(new)
+    fields = ["seq", "status", "finishing_order", "tribute"]
+    deal_row.finishing_order = list(deal.finish)
+    if deal.tributes:
+        deal_row.tribute = {
+            "pairs": [[t.payer, t.receiver] for t in deal.tributes],
+            "cards": {str(t.payer): str(t.card) for t in deal.tributes},
+            "returns": {str(s): str(c) for s, c in deal.returns.items()},
+        }
+    if deal.phase is Phase.PLAY:
+        deal_row.status = Deal.Status.PLAYING
+    if deal.over:
+        _finish_deal(locked)
+        fields += ["result", "record", "finished_at", "turn_deadline", *_POINT_FIELDS]
+    deal_row.save(update_fields=fields)
+
+
+_POINT_FIELDS = [f"points_{s}" for s in range(SEAT_COUNT)] + ["points_a", "points_b"]
+
+
+def _set_points(row: Match | Deal, points: Sequence[int]) -> None:
+    for s in range(SEAT_COUNT):
+        setattr(row, f"points_{s}", points[s])
+    row.points_a = points[0] + points[2] + points[4]
+    row.points_b = points[1] + points[3] + points[5]
+
+
+def _finish_deal(locked: _Locked) -> None:
+    """Store the ended deal's result, points, record and ladder step; end the match if it ended."""
+    match, deal_row, engine = locked.match, locked.deal, locked.engine
+    assert deal_row is not None
+    deal = engine.deals[deal_row.number - 1]
+    assert deal.result is not None
+    deal_row.status = Deal.Status.FINISHED
+    deal_row.result = deal.result.to_json()
+    deal_row.finished_at = timezone.now()
+    deal_row.turn_deadline = None
+    _set_points(deal_row, deal.result.points)
+    names = [s.player.name for s in sorted(locked.seats, key=lambda s: s.seat)]
+    deal_row.record = Record.from_deal(
+        deal, table=match.table.name, number=deal_row.number, match_seed=match.seed, seats=names
+    ).dumps()
+    levels = engine.ladder[-1]
+    LevelStep.objects.update_or_create(
+        match=match,
+        deal_number=deal_row.number,
+        defaults={"level_a": int(levels.a), "level_b": int(levels.b)},
+    )
+    _store_match(locked)
+
+
+_END_REASONS = {
+    MatchEnd.DEALS: Match.EndReason.DEALS_PLAYED,
+    MatchEnd.PASSED_A: Match.EndReason.PASSED_A,
+    MatchEnd.ESCAPE: Match.EndReason.ESCAPE,
+    MatchEnd.LEFT: Match.EndReason.LEFT,
+}
+
+
+def _store_match(locked: _Locked) -> None:
+    match, engine = locked.match, locked.engine
+    _set_points(match, engine.points)
+    match.level_a, match.level_b = int(engine.levels.a), int(engine.levels.b)
+    fields = ["level_a", "level_b", "updated_at", *_POINT_FIELDS]
+    if engine.over:
+        assert engine.end is not None
+        match.status = Match.Status.FINISHED
+        match.end_reason = _END_REASONS[engine.end]
+        match.finished_at = timezone.now()
+        match.winner_side = _winner_side(match, engine)
+        fields += ["status", "end_reason", "finished_at", "winner_side", "left_seat"]
+        Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
+    match.save(update_fields=fields)
+
+
+def _winner_side(match: Match, engine: EngineMatch) -> str:
+    """The side that won the match: the one that passed A, else the one with more points."""
+    if engine.winner is not None:
+        return engine.winner.value
+    if match.points_a != match.points_b:
+        return "A" if match.points_a > match.points_b else "B"
+    return ""
+
+
+def _schedule(locked: _Locked) -> None:
+    """Set the turn deadline and queue, on commit, what the match waits for next."""
+    from games import tasks  # tasks import services: import here, not at module level
+
+    match, engine, deal_row = locked.match, locked.engine, locked.deal
+    if engine.over:
+        return
+    deal = engine.deal
+    match_id, number = match.pk, match.current_deal
+    if deal is None:  # between deals
+        pause = 0 if len(locked.bot_seats) == SEAT_COUNT else match.between_deals_seconds
+        transaction.on_commit(
+            lambda: tasks.deal_start.apply_async((match_id, number + 1), countdown=pause)
+        )
+        return
+    assert deal_row is not None
+    seq = deal_row.seq
+    if len(locked.bot_seats) == SEAT_COUNT:
+        transaction.on_commit(lambda: tasks.bot_deal.apply_async((match_id, number)))
+        return
+    humans = [s for s in deal.awaiting() if s not in locked.bot_seats]
+    for seat in deal.awaiting():
+        if seat in locked.bot_seats:
+            delay = match.bot_delay_ms / 1000
+            transaction.on_commit(
+                partial(tasks.bot_turn.apply_async, (match_id, number, seq, seat), countdown=delay)
+            )
+    now = timezone.now()
+    if humans:
+        keep = (
+            deal.phase is Phase.RETURN and deal_row.turn_deadline and deal_row.turn_deadline > now
+        )
+        if not keep:
+            deal_row.turn_deadline = now + timedelta(seconds=match.turn_seconds)
+        left = max(0.0, (deal_row.turn_deadline - now).total_seconds())
+        for seat in humans:
+            transaction.on_commit(
+                partial(
+                    tasks.turn_timeout.apply_async, (match_id, number, seq, seat), countdown=left
+                )
+            )
+    else:
+        deal_row.turn_deadline = None
+    deal_row.save(update_fields=["turn_deadline"])
+
+
+def _commit(locked: _Locked) -> None:
+    """Schedule what comes next and, once committed, cache the state and tell the table."""
+    _schedule(locked)
+    match, deal, engine = locked.match, locked.deal, locked.engine
+    table_id = match.table_id
+
+    def committed() -> None:
+        engine_state.remember(match, deal, engine)
+        events.table_changed(table_id)
+
+    transaction.on_commit(committed)
+
+
+def _stale(locked: _Locked, number: int, seq: int | None) -> bool:
+    return (
+        locked.match.status != Match.Status.PLAYING
+        or locked.match.current_deal != number
+        or locked.deal is None
+        or (seq is not None and locked.deal.seq != seq)
+    )
+
+
+@transaction.atomic
+def bot_act(*, match_id: int, number: int, seq: int, seat: int) -> bool:
+    """A bot plays its turn if the deal still waits for it at ``seq``; returns whether it did."""
+    locked = _lock(match_id)
+    deal = locked.engine.deal
+    if _stale(locked, number, seq) or deal is None or seat not in deal.awaiting():
+        return False
+    if seat not in locked.bot_seats:
+        return False
+    locked.engine.apply(_bot_for(locked, seat, str(seq)).act(deal, seat))
+    _store_actions(locked)
+    _commit(locked)
+    return True
+
+
+@transaction.atomic
+def bot_deal_play(*, match_id: int, number: int) -> bool:
+    """Play deal ``number`` of an all-bot table to its end in one go; returns whether it did."""
+    locked = _lock(match_id)
+    deal = locked.engine.deal
+    if _stale(locked, number, None) or deal is None or len(locked.bot_seats) != SEAT_COUNT:
+        return False
+    bots = [_bot_for(locked, seat, "deal") for seat in range(SEAT_COUNT)]
+    while not deal.over:
+        for seat in deal.awaiting():
+            locked.engine.apply(bots[seat].act(deal, seat))
+            if deal.over:
+                break
+    _store_actions(locked)
+    _commit(locked)
+    return True
+
+
+@transaction.atomic
+def seat_timeout(*, match_id: int, number: int, seq: int, seat: int) -> bool:
+    """The system acts for ``seat`` whose time ran out, unless the deal moved on; says if it did."""
+    locked = _lock(match_id)
+    deal = locked.engine.deal
+    if _stale(locked, number, seq) or deal is None or seat not in deal.awaiting():
+        return False
+    locked.engine.timeout(seat)
+    _store_actions(locked)
+    _commit(locked)
+    return True
+
+
+@transaction.atomic
+def deal_start(*, match_id: int, number: int) -> bool:
+    """Deal deal ``number`` when the previous one has ended and the match goes on."""
+    locked = _lock(match_id)
+    if (
+        locked.match.status != Match.Status.PLAYING
+        or locked.match.current_deal != number - 1
+        or locked.engine.deal is not None
+        or locked.engine.over
+    ):
+        return False
+    _deal_next(locked)
+    _commit(locked)
+    return True
+
+
+def _playing(table: Table) -> _Locked:
+    match_id = (
+        Match.objects.filter(table=table, status=Match.Status.PLAYING)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if match_id is None:
+        raise ApplicationError("No match is being played at this table.")
+    return _lock(match_id)
+
+
+@transaction.atomic
+def seat_act(*, table: Table, seat: int, kind: str, cards: str = "", seq: int) -> int:
+    """Apply a seated player's action; returns the new sequence number.
+
+    ``kind`` is ``play``, ``pass`` or ``return``; ``seq`` the sequence number the player last saw.
+    Raises ApplicationError (the engine's reason) for an illegal or malformed action, and
+    ConflictError when ``seq`` is stale (someone acted first).
+    """
+    if seat not in range(SEAT_COUNT):
+        raise ApplicationError(f"Seat must be 0-5, not {seat!r}.")
+    if kind not in ("play", "pass", "return"):
+        raise ApplicationError(f"Unknown action {kind!r}: use play, pass or return.")
+    try:
+        parsed = tuple(parse_cards(cards))
+    except EngineError as exc:
+        raise ApplicationError(str(exc)) from None
+    locked = _playing(table)
+    deal = locked.engine.deal
+    if deal is None or locked.deal is None:
+        raise ConflictError("The deal is over; the next deal has not been dealt yet.")
+    if seq != locked.deal.seq:
+        raise ConflictError(
+            f"Stale action: the deal is at {locked.deal.seq}, not {seq}.",
+            extra={"seq": locked.deal.seq},
+        )
+    if kind == "pass":
+        action = EngineAction.pass_(seat)
+    elif kind == "play":
+        action = EngineAction.play(seat, parsed)
+    elif len(parsed) != 1:
+        raise ApplicationError("A return is exactly one card.")
+    else:
+        action = EngineAction.return_(seat, parsed[0])
+    try:
+        locked.engine.apply(action)
+    except EngineError as exc:
+        engine_state.forget(locked.match.pk)
+        raise ApplicationError(str(exc)) from None
+    _store_actions(locked)
+    _commit(locked)
+    assert locked.deal is not None
+    return locked.deal.seq
+
+
+@transaction.atomic
+def seat_escape(*, table: Table, seat: int) -> None:
+    """``seat`` left: an escape during a deal, or leaving between deals. Ends the match."""
+    if seat not in range(SEAT_COUNT):
+        raise ApplicationError(f"Seat must be 0-5, not {seat!r}.")
+    locked = _playing(table)
+    if locked.engine.deal is not None:
+        locked.engine.escape(seat)
+        _store_actions(locked)
+    else:
+        locked.engine.leave(seat)
+        locked.match.left_seat = seat
+        _store_match(locked)
+    _commit(locked)
+
+
+@transaction.atomic
+def offline_match_record(
+    *,
+    table: Table,
+    first_dealer: int,
+    deals: Sequence[OfflineDeal],
+    base_score: int,
+    deals_per_match: int,
+    rule_options: dict[str, Any] | None = None,
+) -> Match:
+    """Record (or record again) an offline table's whole match from a referee's entries.
+
+    The engine scores it (tribute counts, points, levels, passing A); the table's previous offline
+    match, if any, is replaced. Raises ApplicationError naming the first impossible deal.
+    """
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.mode != Table.Mode.OFFLINE:
+        raise ApplicationError("Only an offline table's results are entered by a referee.")
+    if not deals:
+        raise ApplicationError("Enter at least one deal.")
+    options = dict(rule_options or {})
+    options.pop("deals_per_match", None)
+    try:
+        rules = Rules.from_json({**options, "deals_per_match": deals_per_match})
+        scored = score_match(
+            first_dealer=first_dealer,
+            entries=[OfflineEntry(tuple(d.finish), d.escape, d.leave) for d in deals],
+            rules=rules,
+            base=base_score,
+        )
+    except EngineError as exc:
+        raise ApplicationError(str(exc)) from None
+    Match.objects.filter(table=table).delete()
+    match = Match(
+        table=table,
+        rule_options=options,
+        deals_per_match=deals_per_match,
+        base_score=base_score,
+        status=Match.Status.FINISHED if scored.end else Match.Status.PLAYING,
+        current_deal=len(scored.deals),
+        level_a=int(scored.levels.a),
+        level_b=int(scored.levels.b),
+        end_reason=_END_REASONS[scored.end].value if scored.end else "",
+        winner_side="" if scored.winner is None else scored.winner.value,
+        left_seat=None if scored.left is None else scored.left.seat,
+        started_at=timezone.now(),
+        finished_at=timezone.now() if scored.end else None,
+    )
+    _set_points(match, scored.points)
+    if scored.end and not match.winner_side and match.points_a != match.points_b:
+        match.winner_side = "A" if match.points_a > match.points_b else "B"
+    match.save()
+    for d in scored.deals:
+        row = Deal(
+            match=match,
+            number=d.number,
+            dealer_seat=d.dealer,
+            level_rank=d.level_rank,
+            seed=0,
+            status=Deal.Status.FINISHED,
+            finishing_order=list(d.result.finish),
+            result=d.result.to_json(),
+            finished_at=timezone.now(),
+        )
+        _set_points(row, d.result.points)
+        row.save()
+    LevelStep.objects.bulk_create(
+        LevelStep(match=match, deal_number=i, level_a=int(lv.a), level_b=int(lv.b))
+        for i, lv in enumerate(scored.ladder)
+    )
+    table.status = Table.Status.FINISHED if scored.end else Table.Status.PLAYING
+    table.save(update_fields=["status"])
+    table_id = table.pk
+    transaction.on_commit(lambda: events.table_changed(table_id))
+    return match
+
+
+def matches_kick(*, idle_seconds: float = 15.0) -> int:
+    """Queue again what stalled matches wait for (a lost task, a worker killed mid-task).
+
+    A match is stalled when it is being played and has not changed for ``idle_seconds`` beyond its
+    turn deadline. Returns how many matches were kicked; the tasks it queues are idempotent.
+    """
+    cutoff = timezone.now() - timedelta(seconds=idle_seconds)
+    stalled = Match.objects.filter(status=Match.Status.PLAYING, updated_at__lt=cutoff)
+    kicked = 0
+    for match_id in stalled.values_list("pk", flat=True):
+        with transaction.atomic():
+            locked = _lock(match_id)
+            if locked.match.status != Match.Status.PLAYING:
+                continue
+            deadline = locked.deal.turn_deadline if locked.deal is not None else None
+            if deadline is not None and deadline > cutoff:
+                continue  # a person's turn: the timer has not run out yet
+            _schedule(locked)
+            Match.objects.filter(pk=match_id).update(updated_at=timezone.now())
+            kicked += 1
+    return kicked

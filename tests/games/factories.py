@@ -28,7 +28,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 class BotFactory(PlayerFactory):
     is_bot = True
-    bot_kind = "greedy"
+    bot_kind = "heuristic"
 
 
 class TableFactory(factory.django.DjangoModelFactory):

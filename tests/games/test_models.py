@@ -59,7 +59,7 @@ def test_bot_has_no_account() -> None:
 
 def test_only_bots_have_a_bot_kind() -> None:
     assert_refused(lambda: Player.objects.create(name="张三", bot_kind="greedy"))
-    assert BotFactory().bot_kind == "greedy"
+    assert BotFactory().bot_kind == "heuristic"
 
 
 def _match(**kwargs: Any) -> Match:

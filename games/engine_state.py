@@ -1,0 +1,107 @@
+"""The engine's state of a match, rebuilt from the database: the deals and their action logs.
+
+The database is the truth: a match's engine state is replayed from its rows (the match seed and
+options, each deal's actions in order). Replaying a match is a few milliseconds, so each process
+keeps the states it built in a small cache keyed by a token that names exactly the committed
+state it holds (the current deal number and its number of actions, the match status, a seat that
+left). Actions are append-only, so a token names one state; a process only caches what has been
+committed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from engine.cards import parse_cards
+from engine.daguai import Action as EngineAction
+from engine.daguai import ActionKind, Rules
+from engine.daguai import Match as EngineMatch
+from engine.errors import EngineError
+from games.models import Action, Deal, Match
+
+__all__ = ["Token", "engine_match", "forget", "remember", "rules_of", "token_of"]
+
+Token = tuple[int, int, str, int | None]
+
+_CACHE_SIZE = 512
+_cache: OrderedDict[int, tuple[Token, EngineMatch]] = OrderedDict()
+_lock = threading.Lock()
+
+
+class StateError(RuntimeError):
+    """The stored actions do not replay: the database was changed behind the services' back."""
+
+
+def rules_of(match: Match) -> Rules:
+    """The engine's rule options of ``match`` (its options with its deals per match)."""
+    options = dict(match.rule_options or {})
+    options["deals_per_match"] = match.deals_per_match
+    return Rules.from_json(options)
+
+
+def token_of(match: Match, deal: Deal | None) -> Token:
+    """What names the committed state of ``match`` whose current deal row is ``deal``."""
+    return (match.current_deal, deal.seq if deal is not None else 0, match.status, match.left_seat)
+
+
+def to_engine(row: Action) -> EngineAction:
+    """The engine action stored in an action row."""
+    kind = ActionKind(row.kind)
+    return EngineAction(kind, row.seat, tuple(parse_cards(row.cards)), row.system)
+
+
+def engine_match(match: Match, deal: Deal | None) -> EngineMatch:
+    """The engine state of ``match`` as committed (from the cache when it holds this state).
+
+    The returned object may be changed by the caller: it is the caller's copy until it is handed
+    back with :func:`remember` after the change has been committed.
+    """
+    token = token_of(match, deal)
+    with _lock:
+        hit = _cache.pop(match.pk, None)
+    if hit is not None and hit[0] == token:
+        return hit[1]
+    return _rebuild(match)
+
+
+def _rebuild(match: Match) -> EngineMatch:
+    engine = EngineMatch(seed=match.seed, rules=rules_of(match), base=match.base_score)
+    rows = (
+        Action.objects.filter(deal__match=match, deal__number__lte=match.current_deal)
+        .order_by("deal__number", "seq")
+        .values_list("deal__number", "seq", "seat", "kind", "cards", "system")
+    )
+    by_deal: dict[int, list[EngineAction]] = {}
+    for number, _seq, seat, kind, cards, system in rows:
+        by_deal.setdefault(number, []).append(
+            EngineAction(ActionKind(kind), seat, tuple(parse_cards(cards)), system)
+        )
+    try:
+        for number in range(1, match.current_deal + 1):
+            engine.start_deal()
+            for action in by_deal.get(number, []):
+                engine.apply(action)
+        if match.left_seat is not None:
+            engine.leave(match.left_seat)
+    except EngineError as exc:
+        raise StateError(f"match {match.pk} does not replay: {exc}") from exc
+    return engine
+
+
+def remember(match: Match, deal: Deal | None, engine: EngineMatch) -> None:
+    """Keep ``engine`` as the state named by the (committed) rows ``match`` and ``deal``."""
+    with _lock:
+        _cache[match.pk] = (token_of(match, deal), engine)
+        _cache.move_to_end(match.pk)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def forget(match_id: int | None = None) -> None:
+    """Drop the cached state of one match, or of every match."""
+    with _lock:
+        if match_id is None:
+            _cache.clear()
+        else:
+            _cache.pop(match_id, None)

@@ -1,0 +1,266 @@
+"""Game play through games.services: the bridge to engine/ (tasks' work, called directly)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from config.exceptions import ApplicationError, ConflictError
+from engine.daguai import Record, replay
+from games import engine_state, services
+from games.models import Action, Deal, LevelStep, Match, Table, TableSeat
+from tests.games.factories import BotFactory, PlayerFactory, TableFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def bot_table(**kwargs: Any) -> Table:
+    table = TableFactory(seated=False)
+    for seat in range(6):
+        TableSeat.objects.create(table=table, seat=seat, player=BotFactory())
+    return table
+
+
+def human_table(human_seat: int = 0) -> Table:
+    table = TableFactory(seated=False)
+    for seat in range(6):
+        player = PlayerFactory() if seat == human_seat else BotFactory()
+        TableSeat.objects.create(table=table, seat=seat, player=player)
+    return table
+
+
+def play_out(match: Match) -> Match:
+    """Do what the worker would: play each deal of an all-bot match, then deal the next."""
+    for _ in range(20):
+        match.refresh_from_db()
+        if match.status != Match.Status.PLAYING:
+            return match
+        number = match.current_deal
+        if not services.bot_deal_play(match_id=match.pk, number=number):
+            assert services.deal_start(match_id=match.pk, number=number + 1)
+    raise AssertionError("the match did not end")
+
+
+def test_an_all_bot_match_plays_to_its_end_and_every_deal_replays() -> None:
+    match = services.match_start(table=bot_table(), seed=7, base_score=2)
+    assert match.current_deal == 1 and match.status == Match.Status.PLAYING
+    match = play_out(match)
+    deals = list(match.deals.order_by("number"))
+    assert match.status == Match.Status.FINISHED and match.end_reason
+    assert 1 <= len(deals) <= 3
+    totals = [0] * 6
+    for deal in deals:
+        seqs = list(deal.actions.order_by("seq").values_list("seq", flat=True))
+        assert seqs == list(range(1, deal.seq + 1))
+        record = Record.loads(deal.record)
+        replayed = replay(record)
+        assert replayed.result is not None
+        assert list(replayed.result.points) == deal.seat_points
+        assert deal.finishing_order == list(replayed.finish)
+        assert sum(deal.seat_points) == 0 or deal.result["outcome"] == "escape"
+        totals = [t + p for t, p in zip(totals, deal.seat_points, strict=True)]
+    assert match.seat_points == totals
+    assert match.points_a == totals[0] + totals[2] + totals[4]
+    steps = list(LevelStep.objects.filter(match=match).order_by("deal_number"))
+    assert [s.deal_number for s in steps] == list(range(len(deals) + 1))
+    assert (steps[-1].level_a, steps[-1].level_b) == (match.level_a, match.level_b)
+    assert Table.objects.get(pk=match.table_id).status == Table.Status.FINISHED
+
+
+def test_a_rebuilt_state_equals_the_cached_one() -> None:
+    match = services.match_start(table=bot_table(), seed=11)
+    services.bot_deal_play(match_id=match.pk, number=1)
+    match.refresh_from_db()
+    deal = match.deals.get(number=1)
+    engine_state.forget()
+    rebuilt = engine_state.engine_match(match, deal)
+    assert rebuilt.points == match.seat_points
+
+
+def test_a_duplicate_or_late_task_does_nothing() -> None:
+    table = human_table(human_seat=3)
+    match = services.match_start(table=table, seed=5)
+    deal = match.deals.get(number=1)
+    state = engine_state.engine_match(match, deal).deal
+    assert state is not None
+    (seat,) = state.awaiting()
+    engine_state.forget()
+    if seat != 3:
+        assert services.bot_act(match_id=match.pk, number=1, seq=0, seat=seat)
+        assert not services.bot_act(match_id=match.pk, number=1, seq=0, seat=seat)  # duplicate
+        assert Action.objects.filter(deal__match=match).count() == 1
+    else:
+        assert services.seat_timeout(match_id=match.pk, number=1, seq=0, seat=3)
+        assert not services.seat_timeout(match_id=match.pk, number=1, seq=0, seat=3)  # late
+        action = Action.objects.get(deal__match=match)
+        assert action.system and action.seat == 3
+
+
+def test_a_bot_task_never_acts_for_a_person() -> None:
+    table = human_table(human_seat=0)
+    match = services.match_start(table=table, seed=1)
+    assert not services.bot_act(match_id=match.pk, number=1, seq=0, seat=0)
+
+
+def _human_turn(table: Table, seat: int) -> tuple[Match, Any]:
+    """Let the bots play until it is ``seat``'s turn."""
+    match = Match.objects.get(table=table, status=Match.Status.PLAYING)
+    for _ in range(200):
+        match.refresh_from_db()
+        deal_row = match.deals.get(number=match.current_deal)
+        state = engine_state.engine_match(match, deal_row)
+        engine_state.remember(match, deal_row, state)
+        deal = state.deal
+        assert deal is not None
+        if seat in deal.awaiting():
+            return match, deal
+        for other in deal.awaiting():
+            services.bot_act(
+                match_id=match.pk, number=match.current_deal, seq=deal_row.seq, seat=other
+            )
+            break
+    raise AssertionError("never the person's turn")
+
+
+def test_a_person_acts_with_the_current_sequence_number() -> None:
+    table = human_table(human_seat=2)
+    services.match_start(table=table, seed=3)
+    match, deal = _human_turn(table, 2)
+    seq = match.deals.get(number=match.current_deal).seq
+    with pytest.raises(ConflictError):
+        services.seat_act(table=table, seat=2, kind="pass", seq=seq + 5)
+    with pytest.raises(ApplicationError, match="unknown card token"):
+        services.seat_act(table=table, seat=2, kind="play", cards="3X", seq=seq)
+    with pytest.raises(ApplicationError, match="Unknown action"):
+        services.seat_act(table=table, seat=2, kind="dance", seq=seq)
+    with pytest.raises(ApplicationError, match="not seat 1's turn"):
+        services.seat_act(table=table, seat=1, kind="pass", seq=seq)
+    legal = deal.legal_actions(2)[0]
+    new_seq = services.seat_act(
+        table=table, seat=2, kind=legal.kind.value, cards=" ".join(map(str, legal.cards)), seq=seq
+    )
+    assert new_seq == seq + 1
+    last = Action.objects.filter(deal__match=match).order_by("-deal__number", "-seq").first()
+    assert last is not None and last.seat == 2 and not last.system
+    with pytest.raises(ConflictError):  # the same request again is stale
+        services.seat_act(
+            table=table, seat=2, kind=legal.kind.value, cards=str(legal.cards[0]), seq=seq
+        )
+
+
+def test_an_illegal_play_is_refused_with_the_engines_reason_and_nothing_is_written() -> None:
+    table = human_table(human_seat=4)
+    services.match_start(table=table, seed=8)
+    match, deal = _human_turn(table, 4)
+    seq = match.deals.get(number=match.current_deal).seq
+    before = Action.objects.count()
+    hand = deal.hand(4)
+    if deal.phase.value == "return":
+        bad = {"kind": "play", "cards": str(hand[0])}
+    else:
+        bad = {"kind": "play", "cards": " ".join(map(str, hand[:4]))}  # four cards: no play
+    with pytest.raises(ApplicationError):
+        services.seat_act(table=table, seat=4, seq=seq, **bad)
+    assert Action.objects.count() == before
+
+
+def test_a_person_who_times_out_is_played_for_and_the_deadline_is_set() -> None:
+    table = human_table(human_seat=1)
+    services.match_start(table=table, seed=21, turn_seconds=30)
+    match, deal = _human_turn(table, 1)
+    deal_row = match.deals.get(number=match.current_deal)
+    assert deal_row.turn_deadline is not None
+    assert services.seat_timeout(
+        match_id=match.pk, number=match.current_deal, seq=deal_row.seq, seat=1
+    )
+    action = Action.objects.filter(deal=deal_row).order_by("-seq").first()
+    assert action is not None and action.system and action.seat == 1
+
+
+def test_an_escape_ends_the_match_with_its_points() -> None:
+    table = human_table(human_seat=5)
+    match = services.match_start(table=table, seed=4, base_score=3)
+    services.seat_escape(table=table, seat=5)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.end_reason == Match.EndReason.ESCAPE
+    assert match.points_5 == -54
+    assert [match.seat_points[s] for s in (0, 2, 4)] == [3, 3, 3]  # nobody out: +1b each
+    with pytest.raises(ApplicationError, match="No match"):
+        services.seat_escape(table=table, seat=5)
+
+
+def test_leaving_between_deals() -> None:
+    table = bot_table()
+    match = services.match_start(table=table, seed=9, autoplay=False, deals_per_match=3)
+    services.bot_deal_play(match_id=match.pk, number=1)
+    match.refresh_from_db()
+    if match.status == Match.Status.PLAYING:
+        services.seat_escape(table=table, seat=0)
+        match.refresh_from_db()
+        assert match.end_reason == Match.EndReason.LEFT and match.left_seat == 0
+        engine_state.forget()
+        deal = match.deals.get(number=1)
+        assert engine_state.engine_match(match, deal).over
+
+
+def test_match_start_refuses_bad_tables_and_options() -> None:
+    table = bot_table()
+    with pytest.raises(ApplicationError, match="Bad rule options"):
+        services.match_start(table=table, rule_options={"nonsense": 1})
+    assert not Match.objects.exists()
+    services.match_start(table=table)
+    with pytest.raises(ApplicationError, match="already has a match"):
+        services.match_start(table=table)
+    offline = TableFactory(mode=Table.Mode.OFFLINE)
+    with pytest.raises(ApplicationError, match="offline"):
+        services.match_start(table=offline)
+    empty = TableFactory(seated=False)
+    with pytest.raises(ApplicationError, match="six|6"):
+        services.match_start(table=empty)
+
+
+def test_offline_results_are_scored_by_the_engine_and_can_be_entered_again() -> None:
+    table = TableFactory(mode=Table.Mode.OFFLINE)
+    deals = [services.OfflineDeal(finish=(0, 2, 4)), services.OfflineDeal(finish=(1, 0, 3, 5))]
+    match = services.offline_match_record(
+        table=table, first_dealer=0, deals=deals, base_score=1, deals_per_match=3
+    )
+    assert match.status == Match.Status.PLAYING and match.current_deal == 2
+    assert match.seat_points == [3, -3, 3, -3, 3, -3]  # +6 -3 for side A
+    assert (match.level_a, match.level_b) == (3, 2)
+    first = match.deals.get(number=1)
+    assert first.result["multiplier"] == 6 and first.result["tributes"] == [[1, 2], [3, 4], [5, 0]]
+    deals.append(services.OfflineDeal(finish=(0, 1, 2, 4)))
+    again = services.offline_match_record(
+        table=table, first_dealer=0, deals=deals, base_score=1, deals_per_match=3
+    )
+    assert Match.objects.filter(table=table).count() == 1
+    assert again.status == Match.Status.FINISHED and again.end_reason == "deals_played"
+    assert Deal.objects.filter(match=again).count() == 3
+
+
+def test_an_impossible_offline_deal_is_refused_and_nothing_changes() -> None:
+    table = TableFactory(mode=Table.Mode.OFFLINE)
+    good = [services.OfflineDeal(finish=(0, 2, 4))]
+    services.offline_match_record(
+        table=table, first_dealer=0, deals=good, base_score=1, deals_per_match=3
+    )
+    bad = [*good, services.OfflineDeal(finish=(1, 1, 3))]
+    with pytest.raises(ApplicationError, match="deal 2"), transaction.atomic():
+        services.offline_match_record(
+            table=table, first_dealer=0, deals=bad, base_score=1, deals_per_match=3
+        )
+    match = Match.objects.get(table=table)
+    assert match.current_deal == 1 and match.deals.count() == 1
+
+
+def test_the_watchdog_kicks_only_stalled_matches(django_capture_on_commit_callbacks: Any) -> None:
+    match = services.match_start(table=bot_table(), seed=2)
+    assert services.matches_kick(idle_seconds=3600) == 0
+    Match.objects.filter(pk=match.pk).update(updated_at=match.updated_at.replace(year=2000))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert services.matches_kick(idle_seconds=1) == 1
+    assert callbacks  # the deal's bot task is queued again
