@@ -3,9 +3,9 @@
 The database is the truth: a match's engine state is replayed from its rows (the match seed and
 options, each deal's actions in order). Replaying a match is a few milliseconds, so each process
 keeps the states it built in a small cache keyed by a token that names exactly the committed
-state it holds (the current deal number and its number of actions, the match status, a seat that
-left). Actions are append-only, so a token names one state; a process only caches what has been
-committed.
+state it holds (the match's seed and creation time, the current deal number and its number of
+actions, the match status, a seat that left). Actions are append-only, so a token names one
+state; a process only caches what has been committed.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from games.models import Action, Deal, Match
 
 __all__ = ["Token", "engine_match", "forget", "remember", "rules_of", "token_of"]
 
-Token = tuple[int, int, str, int | None]
+Token = tuple[object, ...]
 
 _CACHE_SIZE = 512
 _cache: OrderedDict[int, tuple[Token, EngineMatch]] = OrderedDict()
@@ -42,7 +42,15 @@ def rules_of(match: Match) -> Rules:
 
 def token_of(match: Match, deal: Deal | None) -> Token:
     """What names the committed state of ``match`` whose current deal row is ``deal``."""
-    return (match.current_deal, deal.seq if deal is not None else 0, match.status, match.left_seat)
+    # the seed and creation time tell apart two matches that got the same id (a reused row id)
+    return (
+        match.seed,
+        match.created_at,
+        match.current_deal,
+        deal.seq if deal is not None else 0,
+        match.status,
+        match.left_seat,
+    )
 
 
 def to_engine(row: Action) -> EngineAction:

@@ -264,3 +264,27 @@ def test_the_watchdog_kicks_only_stalled_matches(django_capture_on_commit_callba
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert services.matches_kick(idle_seconds=1) == 1
     assert callbacks  # the deal's bot task is queued again
+
+
+def test_the_table_state_shows_a_hand_only_to_its_seat() -> None:
+    import json
+
+    from games.selectors import table_state
+
+    table = human_table(human_seat=0)
+    match = services.match_start(table=table, seed=31)
+    deal_row = match.deals.get(number=1)
+    engine = engine_state.engine_match(match, deal_row)
+    engine_state.remember(match, deal_row, engine)
+    deal = engine.deal
+    assert deal is not None
+    hands = [" ".join(map(str, deal.hand(s))) for s in range(6)]
+    public = table_state(table=table)
+    text = json.dumps(public)
+    assert public["you"] is None and all(h not in text for h in hands)
+    assert str(match.seed) not in text and str(deal.seed) not in text
+    assert [s["cards"] for s in public["seats"]] == [len(deal.hand(s)) for s in range(6)]
+    mine = table_state(table=table, seat=0)
+    assert mine["you"]["hand"] == hands[0]
+    assert all(h not in json.dumps(mine) for h in hands[1:])
+    assert mine["seq"] == 0 and mine["deal_number"] == 1
