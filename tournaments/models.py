@@ -12,9 +12,14 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Player, Table
+from games.models import Match, Player, Table, TableMode
 
 TEAM_SIZE = 3
+
+
+def default_placement_points() -> list[int]:
+    """A sports meet's placement table: 1st place 7 points, then 5, 4, 3, 2, 1."""
+    return [7, 5, 4, 3, 2, 1]
 
 
 class UnitKind(models.TextChoices):
@@ -102,6 +107,12 @@ class Meet(models.Model):
     ends_on = models.DateField(_("ends on"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     description = models.TextField(_("description"), blank=True)
+    placement_points = models.JSONField(
+        _("placement points"),
+        default=default_placement_points,
+        blank=True,
+        help_text=_("Points a unit earns for a team's 1st, 2nd, 3rd ... place in each event."),
+    )
 
     class Meta:
         verbose_name = _("meet")
@@ -184,6 +195,18 @@ class Event(models.Model):
     is_private = models.BooleanField(
         _("private"), default=False, help_text=_("Only its organizers see a private event.")
     )
+    bye_points = models.IntegerField(
+        _("bye points"),
+        default=0,
+        help_text=_("Points a team gets for a bye (a bye also counts as a match win)."),
+    )
+    table_mode = models.CharField(
+        _("table mode"),
+        max_length=10,
+        choices=TableMode.choices,
+        default=TableMode.ONLINE,
+        help_text=_("Online in Luzi, or offline with real cards and a referee."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -203,6 +226,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(pairing_format__in=[p.value for p in PairingFormat]),
                 name="event_pairing_format_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_mode__in=[m.value for m in TableMode]),
+                name="event_table_mode_valid",
             ),
         ]
 
@@ -407,3 +434,199 @@ class RoundEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.team}"
+
+
+class RoundAction(models.TextChoices):
+    PAIRED = "paired", _("paired")
+    EDITED = "edited", _("edited")
+    CONFIRMED = "confirmed", _("confirmed")
+    STARTED = "started", _("started")
+    COMPLETED = "completed", _("completed")
+    RESULT_SUBMITTED = "result_submitted", _("result submitted")
+    RESULT_CONFIRMED = "result_confirmed", _("result confirmed")
+    RESULT_REJECTED = "result_rejected", _("result rejected")
+
+
+class RoundLog(models.Model):
+    """Who did what to a round, and when: the organizers' audit trail."""
+
+    Action = RoundAction
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="log"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    detail = models.CharField(_("detail"), max_length=500, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("round log entry")
+        verbose_name_plural = _("round log")
+        ordering = ["round", "at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(action__in=[a.value for a in RoundAction]), name="roundlog_action_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.action}"
+
+
+class TallyStatus(models.TextChoices):
+    PENDING = "pending", _("not started")
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+
+
+class PairingTally(models.Model):
+    """What a pairing's match means for the standings, refreshed from games' rows whenever a deal is
+    recorded or a result corrected (see services.tallies_refresh). Standings read only these rows,
+    so their cost does not grow with the number of deals."""
+
+    Status = TallyStatus
+
+    pairing = models.OneToOneField(
+        Pairing, verbose_name=_("pairing"), on_delete=models.CASCADE, related_name="tally"
+    )
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+", editable=False)
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    fingerprint = models.CharField(max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    points_a = models.IntegerField(default=0)
+    points_b = models.IntegerField(default=0)
+    level_a = models.PositiveSmallIntegerField(default=2)
+    level_b = models.PositiveSmallIntegerField(default=2)
+    winner_side = models.CharField(max_length=1, blank=True)
+    deals = models.PositiveSmallIntegerField(default=0)
+    escapes = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("pairing tally")
+        verbose_name_plural = _("pairing tallies")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in TallyStatus]), name="tally_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner_side__in=["", "A", "B"]), name="tally_winner_side_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pairing}: {self.points_a}:{self.points_b}"
+
+
+class PlayerTally(models.Model):
+    """One seated player's figures in one pairing's match (points, deals, finishing places,
+    tributes)."""
+
+    tally = models.ForeignKey(PairingTally, on_delete=models.CASCADE, related_name="players")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    points = models.IntegerField(default=0)
+    deals = models.PositiveSmallIntegerField(default=0)
+    places = models.FloatField(default=0, help_text=_("Finishing places summed over the deals."))
+    tributes_paid = models.PositiveSmallIntegerField(default=0)
+    tributes_received = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("player tally")
+        verbose_name_plural = _("player tallies")
+        constraints = [
+            models.UniqueConstraint(fields=["tally", "seat"], name="playertally_seat_once"),
+            models.CheckConstraint(
+                condition=Q(seat__gte=0, seat__lte=5), name="playertally_seat_0_to_5"
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "player"])]
+
+
+class ResultStatus(models.TextChoices):
+    PENDING = "pending", _("waiting for confirmation")
+    CONFIRMED = "confirmed", _("confirmed")
+    REJECTED = "rejected", _("rejected")
+    SUPERSEDED = "superseded", _("superseded by a later confirmed version")
+
+
+class ResultSubmission(models.Model):
+    """One version of an offline table's result as a referee entered it: the first dealer and each
+    deal's finishing order (or escape, or leaving). A second person confirms it (then games records
+    the match) or rejects it; every version is kept."""
+
+    Status = ResultStatus
+
+    pairing = models.ForeignKey(
+        Pairing, verbose_name=_("pairing"), on_delete=models.CASCADE, related_name="results"
+    )
+    version = models.PositiveSmallIntegerField(_("version"))
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer seat"))
+    deals = models.JSONField(_("deals"), default=list)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    submitted_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reviewed by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
+    note = models.CharField(_("note"), max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = _("result submission")
+        verbose_name_plural = _("result submissions")
+        ordering = ["pairing", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["pairing", "version"], name="result_version_unique"),
+            models.UniqueConstraint(
+                fields=["pairing"],
+                condition=Q(status="pending"),
+                name="result_one_pending_per_pairing",
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="result_version_min_1"),
+            models.CheckConstraint(
+                condition=Q(first_dealer__gte=0, first_dealer__lte=5),
+                name="result_first_dealer_0_to_5",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in ResultStatus]), name="result_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(reviewed_by__isnull=True) | ~Q(reviewed_by=F("submitted_by")),
+                name="result_reviewer_is_not_submitter",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending")
+                | Q(reviewed_by__isnull=False)
+                | Q(status="superseded"),
+                name="result_reviewed_unless_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pairing} v{self.version} ({self.status})"

@@ -3,9 +3,27 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
-from tournaments.models import Event, Meet, Team, TeamMember
+from tournaments import standings
+from tournaments.models import (
+    Event,
+    Meet,
+    PairingTally,
+    PlayerTally,
+    Round,
+    RoundEntry,
+    Team,
+    TeamMember,
+)
+from tournaments.standings import (
+    MatchResult,
+    MeetStanding,
+    PlayerFigures,
+    PlayerStanding,
+    TeamStanding,
+    UnitStanding,
+)
 
 
 def events_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Event]:
@@ -42,3 +60,105 @@ def event_teams(*, event: Event) -> QuerySet[Team]:
         .prefetch_related(Prefetch("members", queryset=members))
         .order_by("unit__name", "name")
     )
+
+
+# --- Standings ------------------------------------------------------------------------------------
+
+
+def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
+    """Return every pairing's result so far (from the tallies) and the teams with a bye, one per
+    bye."""
+    results = [
+        MatchResult(
+            team_a=a,
+            team_b=b,
+            points_a=pa,
+            points_b=pb,
+            level_a=la,
+            level_b=lb,
+            winner=w,
+            finished=status == PairingTally.Status.FINISHED,
+        )
+        for a, b, pa, pb, la, lb, w, status in PairingTally.objects.filter(event=event)
+        .exclude(status=PairingTally.Status.PENDING)
+        .values_list(
+            "pairing__team_a_id",
+            "pairing__team_b_id",
+            "points_a",
+            "points_b",
+            "level_a",
+            "level_b",
+            "winner_side",
+            "status",
+        )
+    ]
+    byes = list(
+        RoundEntry.objects.filter(round__event=event, pairing__isnull=True)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("team_id", flat=True)
+    )
+    return results, byes
+
+
+def event_team_standings(*, event: Event) -> list[TeamStanding]:
+    """Return the event's team standings (three queries, however many teams and deals)."""
+    teams = list(event.teams.order_by("name", "pk").values_list("pk", flat=True))
+    results, byes = event_match_results(event=event)
+    tie_breaks = [t for t in (event.tie_break_order or []) if t in standings.TIE_BREAKS]
+    return standings.team_standings(
+        teams, results, byes=byes, bye_points=event.bye_points, tie_breaks=tie_breaks
+    )
+
+
+def event_player_standings(*, event: Event) -> list[PlayerStanding]:
+    """Return the event's player standings, summed in the database from the player tallies."""
+    team_of = dict(TeamMember.objects.filter(event=event).values_list("player_id", "team_id"))
+    totals = {
+        row["player_id"]: row
+        for row in PlayerTally.objects.filter(event=event)
+        .values("player_id")
+        .annotate(
+            points=Sum("points"),
+            deals=Sum("deals"),
+            places=Sum("places"),
+            paid=Sum("tributes_paid"),
+            received=Sum("tributes_received"),
+        )
+        .order_by()
+    }
+    figures = [
+        PlayerFigures(
+            player=player,
+            team=team_of.get(player),
+            points=row["points"] or 0,
+            deals=row["deals"] or 0,
+            places=row["places"] or 0.0,
+            tributes_paid=row["paid"] or 0,
+            tributes_received=row["received"] or 0,
+        )
+        for player, row in totals.items()
+    ]
+    figures += [PlayerFigures(player=p, team=t) for p, t in team_of.items() if p not in totals]
+    return standings.player_standings(figures)
+
+
+def event_unit_standings(*, event: Event) -> list[UnitStanding]:
+    """Return the event's unit standings, aggregated from its teams' standings."""
+    rows = event_team_standings(event=event)
+    return standings.unit_standings(rows, dict(event.teams.values_list("pk", "unit_id")))
+
+
+def meet_unit_standings(
+    *, meet: Meet, user: AbstractBaseUser | AnonymousUser | None = None
+) -> list[MeetStanding]:
+    """Return the meet's unit leaderboard: placement points over its (visible) events."""
+    events = Event.objects.filter(meet=meet)
+    if user is not None:
+        events = events.filter(pk__in=events_visible_to(user).values("pk"))
+    rankings: dict[int, list[tuple[int, int | None]]] = {}
+    for event in events:
+        units = dict(event.teams.values_list("pk", "unit_id"))
+        rankings[event.pk] = [
+            (row.rank, units.get(row.team)) for row in event_team_standings(event=event)
+        ]
+    return standings.meet_standings(rankings, list(meet.placement_points or []))

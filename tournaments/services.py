@@ -3,21 +3,32 @@ itself."""
 
 from __future__ import annotations
 
+import random
+from collections import defaultdict
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractUser, Group, Permission
+from django.contrib.auth.models import (
+    AbstractBaseUser,
+    AbstractUser,
+    AnonymousUser,
+    Group,
+    Permission,
+)
 from django.db import IntegrityError, transaction
 
-from config.exceptions import ApplicationError
+from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Player, Table
 from games.services import table_create
+from tournaments import pairing as pairing_algo
 from tournaments.models import (
     TEAM_SIZE,
     Event,
     Membership,
     Pairing,
+    PairingTally,
     Round,
     RoundEntry,
+    RoundLog,
     Team,
     TeamMember,
     Unit,
@@ -169,3 +180,307 @@ def pairing_create(
             f"Table {number} is taken, or a team is already placed in round {round.number}."
         ) from None
     return pairing
+
+
+# --- Organizers -----------------------------------------------------------------------------------
+
+
+def event_is_organizer(*, event: Event, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """Return whether ``user`` may manage ``event`` (a superuser or one of its organizers)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return event.organizers.filter(pk=user.pk).exists()
+
+
+def event_organizer_require(*, event: Event, user: AbstractBaseUser | AnonymousUser | None) -> None:
+    """Raise NotAllowedError unless ``user`` organizes ``event``; ``None`` is the system itself
+    (management commands, Celery), which may."""
+    if user is None:
+        return
+    if not event_is_organizer(event=event, user=user):
+        raise NotAllowedError(f"Only the organizers of {event.name} may do this.")
+
+
+def _log(round: Round, user: AbstractBaseUser | None, action: str, detail: str = "") -> None:
+    RoundLog.objects.create(
+        round=round,
+        user=user if user is not None and user.is_authenticated else None,
+        action=action,
+        detail=detail[:500],
+    )
+
+
+# --- Rounds: draft → confirmed → running → completed ----------------------------------------------
+
+
+def _teams_ready(event: Event) -> list[Team]:
+    teams = list(event.teams.prefetch_related("members").order_by("pk"))
+    short = [t.name for t in teams if len(t.members.all()) != TEAM_SIZE]
+    if short:
+        raise ApplicationError(
+            f"Every team needs {TEAM_SIZE} players before pairing; not yet: {', '.join(short)}."
+        )
+    if len(teams) < 2:
+        raise ApplicationError("An event needs at least two teams to pair a round.")
+    return teams
+
+
+def _pairing_history(event: Event) -> tuple[dict[int, set[int]], dict[int, int], dict[int, int]]:
+    """Return each team's past opponents, byes, and seats-0/2/4 surplus, from earlier rounds."""
+    opponents: dict[int, set[int]] = defaultdict(set)
+    side_a: dict[int, int] = defaultdict(int)
+    byes: dict[int, int] = defaultdict(int)
+    for a, b in Pairing.objects.filter(round__event=event).values_list("team_a_id", "team_b_id"):
+        opponents[a].add(b)
+        opponents[b].add(a)
+        side_a[a] += 1
+        side_a[b] -= 1
+    for team_id in RoundEntry.objects.filter(round__event=event, pairing__isnull=True).values_list(
+        "team_id", flat=True
+    ):
+        byes[team_id] += 1
+    return opponents, byes, side_a
+
+
+def _previous_round_settle(event: Event, user: AbstractBaseUser | None) -> None:
+    """Refuse a new round while the last one is unplayed; complete it first if all its tables
+    finished."""
+    last = event.rounds.order_by("-number").first()
+    if last is None or last.status == Round.Status.COMPLETED:
+        return
+    if last.status == Round.Status.RUNNING:
+        round_complete(round=last, user=user)
+        return
+    raise ConflictError(
+        f"Round {last.number} is still {last.get_status_display()}: start and complete it first."
+    )
+
+
+def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw:
+    from tournaments.selectors import event_team_standings
+
+    opponents, byes, side_a = _pairing_history(event)
+
+    def as_pairing(team: Team) -> pairing_algo.PairingTeam:
+        return pairing_algo.PairingTeam(
+            id=team.pk,
+            unit=team.unit_id,
+            opponents=frozenset(opponents[team.pk]),
+            byes=byes[team.pk],
+            side_a=side_a[team.pk],
+        )
+
+    try:
+        if event.pairing_format == Event.PairingFormat.ROUND_ROBIN:
+            return pairing_algo.round_robin_pair(
+                [as_pairing(t) for t in teams], round_number=number
+            )
+        if number == 1:
+            # No standings yet: a fixed shuffle (the event and round seed it) mixes the units.
+            ordered = list(teams)
+            random.Random(f"luzi:{event.pk}:{number}").shuffle(ordered)
+        else:
+            by_id = {t.pk: t for t in teams}
+            ordered = [by_id[row.team] for row in event_team_standings(event=event)]
+        return pairing_algo.swiss_pair([as_pairing(t) for t in ordered])
+    except pairing_algo.PairingError as error:
+        raise ApplicationError(str(error)) from None
+
+
+def _round_fill(
+    round: Round, pairs: Sequence[tuple[Team, Team]], byes: Sequence[Team], mode: str
+) -> None:
+    for number, (team_a, team_b) in enumerate(pairs, start=1):
+        pairing = pairing_create(
+            round=round, team_a=team_a, team_b=team_b, number=number, mode=Table.Mode(mode)
+        )
+        PairingTally.objects.create(pairing=pairing, event_id=round.event_id)
+    RoundEntry.objects.bulk_create(RoundEntry(round=round, team=team) for team in byes)
+
+
+@transaction.atomic
+def round_create_paired(
+    *, event: Event, user: AbstractBaseUser | None = None, confirm: bool = False
+) -> Round:
+    """Create the event's next round, paired by the event's format, with its tables seated.
+
+    Swiss (by standing, no rematch while avoidable, units kept apart where possible, a bye for an
+    odd count) or round robin; a manual event gets an empty draft to fill with
+    :func:`round_pairings_set`. Team A of each table takes seats 0/2/4, chosen so that seats
+    alternate fairly; members sit in their team's order. The round is a draft (edit it, then
+    :func:`round_confirm`), or confirmed at once with ``confirm=True``. A running previous round
+    whose tables all finished is completed first. Raises ApplicationError (or NotAllowedError,
+    ConflictError) with the reason, changing nothing.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    event_organizer_require(event=event, user=user)
+    if event.status == Event.Status.FINISHED:
+        raise ApplicationError(f"{event.name} is finished: it takes no new rounds.")
+    _previous_round_settle(event, user)
+    teams = _teams_ready(event)
+    round = round_create(event=event)
+    if event.pairing_format == Event.PairingFormat.MANUAL:
+        _log(round, user, RoundLog.Action.PAIRED, "manual: tables to be set by an organizer")
+        return round
+    draw = _draw_for(event, teams, round.number)
+    by_id = {t.pk: t for t in teams}
+    _round_fill(
+        round,
+        [(by_id[t.team_a], by_id[t.team_b]) for t in draw.tables],
+        [by_id[draw.bye]] if draw.bye is not None else [],
+        event.table_mode,
+    )
+    detail = f"{event.get_pairing_format_display()}: {len(draw.tables)} tables"
+    if draw.bye is not None:
+        detail += f", bye: {by_id[draw.bye].name}"
+    if draw.rematches:
+        detail += f", unavoidable rematches: {draw.rematches}"
+    if draw.same_unit:
+        detail += f", same-unit tables: {draw.same_unit}"
+    _log(round, user, RoundLog.Action.PAIRED, detail)
+    if confirm:
+        return round_confirm(round=round, user=user)
+    return round
+
+
+def _round_locked(round: Round) -> Round:
+    return Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+
+
+@transaction.atomic
+def round_pairings_set(
+    *,
+    round: Round,
+    tables: Sequence[tuple[int, int]],
+    user: AbstractBaseUser | None = None,
+    modes: Sequence[str] | None = None,
+) -> Round:
+    """Replace a draft round's tables by ``tables`` (pairs of team ids: seats 0/2/4 first).
+
+    Manual pairing and draft edits alike; every event team not at a table gets a bye. ``modes``
+    gives each table's mode (default: the event's). Raises ApplicationError for a round that is not
+    a draft, a team twice or of another event, changing nothing.
+    """
+    round = _round_locked(round)
+    event_organizer_require(event=round.event, user=user)
+    if round.status != Round.Status.DRAFT:
+        raise ConflictError(
+            f"Round {round.number} is {round.get_status_display()}: only a draft can be edited."
+        )
+    teams = {t.pk: t for t in _teams_ready(round.event)}
+    seen: list[int] = [team for pair in tables for team in pair]
+    unknown = [str(t) for t in seen if t not in teams]
+    if unknown:
+        raise ApplicationError(f"Not teams of {round.event.name}: {', '.join(unknown)}.")
+    if len(set(seen)) != len(seen):
+        raise ApplicationError("A team can sit at only one table in a round.")
+    if any(a == b for a, b in tables):
+        raise ApplicationError("A team cannot play against itself.")
+    if modes is not None and (
+        len(modes) != len(tables) or any(m not in Table.Mode.values for m in modes)
+    ):
+        raise ApplicationError(f"Give one table mode per table, each one of {Table.Mode.values}.")
+    old_tables = list(round.pairings.values_list("table_id", flat=True))
+    round.entries.all().delete()
+    round.pairings.all().delete()
+    Table.objects.filter(pk__in=old_tables, matches__isnull=True).delete()
+    for number, (a, b) in enumerate(tables, start=1):
+        mode = modes[number - 1] if modes is not None else round.event.table_mode
+        pairing = pairing_create(
+            round=round, team_a=teams[a], team_b=teams[b], number=number, mode=Table.Mode(mode)
+        )
+        PairingTally.objects.create(pairing=pairing, event_id=round.event_id)
+    byes = [t for pk, t in teams.items() if pk not in set(seen)]
+    RoundEntry.objects.bulk_create(RoundEntry(round=round, team=team) for team in byes)
+    names = ", ".join(f"{teams[a].name}–{teams[b].name}" for a, b in tables)
+    _log(round, user, RoundLog.Action.EDITED, f"tables: {names}; byes: {len(byes)}")
+    return round
+
+
+@transaction.atomic
+def round_confirm(*, round: Round, user: AbstractBaseUser | None = None) -> Round:
+    """Confirm a draft round's tables (draft → confirmed); raise ConflictError otherwise."""
+    round = _round_locked(round)
+    event_organizer_require(event=round.event, user=user)
+    if round.status != Round.Status.DRAFT:
+        raise ConflictError(f"Round {round.number} is {round.get_status_display()}, not a draft.")
+    if not round.pairings.exists():
+        raise ApplicationError(f"Round {round.number} has no tables yet.")
+    round.status = Round.Status.CONFIRMED
+    round.save(update_fields=["status"])
+    _log(round, user, RoundLog.Action.CONFIRMED)
+    return round
+
+
+@transaction.atomic
+def round_start(
+    *, round: Round, user: AbstractBaseUser | None = None, start_matches: bool = True
+) -> Round:
+    """Start a confirmed round (confirmed → running; the event becomes running).
+
+    With ``start_matches`` each online table without a match gets one through games' services
+    (bots play themselves); offline tables wait for their referee's result.
+    """
+    round = _round_locked(round)
+    event = round.event
+    event_organizer_require(event=event, user=user)
+    if round.status != Round.Status.CONFIRMED:
+        raise ConflictError(f"Round {round.number} is {round.get_status_display()}, not confirmed.")
+    round.status = Round.Status.RUNNING
+    round.save(update_fields=["status"])
+    if event.status != Event.Status.RUNNING:
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status"])
+    started = 0
+    if start_matches:
+        from games import services as games_services
+
+        match_start = getattr(games_services, "match_start", None)
+        online = round.pairings.filter(
+            table__mode=Table.Mode.ONLINE, table__matches__isnull=True
+        ).select_related("table")
+        if match_start is not None:
+            for pairing in online:
+                match_start(
+                    table=pairing.table,
+                    base_score=event.base_score,
+                    deals_per_match=event.deals_per_match,
+                    rule_options=event.rule_options or None,
+                )
+                started += 1
+    _log(round, user, RoundLog.Action.STARTED, f"online matches started: {started}")
+    return round
+
+
+@transaction.atomic
+def round_complete(
+    *, round: Round, user: AbstractBaseUser | None = None, force: bool = False
+) -> Round:
+    """Complete a running round once every table's match has finished (running → completed).
+
+    Refreshes the round's tallies first. ``force`` completes it anyway (an organizer's decision,
+    logged with the unfinished tables). Raises ConflictError naming the unfinished tables.
+    """
+    from tournaments.results import tallies_refresh
+
+    round = _round_locked(round)
+    event_organizer_require(event=round.event, user=user)
+    if round.status != Round.Status.RUNNING:
+        raise ConflictError(f"Round {round.number} is {round.get_status_display()}, not running.")
+    tallies_refresh(pairings=round.pairings.all())
+    unfinished = list(
+        round.pairings.exclude(tally__status=PairingTally.Status.FINISHED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if unfinished and not force:
+        raise ConflictError(
+            f"Round {round.number} still has unfinished tables: {', '.join(map(str, unfinished))}."
+        )
+    round.status = Round.Status.COMPLETED
+    round.save(update_fields=["status"])
+    detail = f"forced; unfinished tables: {unfinished}" if unfinished else ""
+    _log(round, user, RoundLog.Action.COMPLETED, detail)
+    return round

@@ -206,6 +206,8 @@ def test_naming_an_organizer_in_the_admin_gives_them_the_role(world: dict[str, A
         "pairing_format": event.pairing_format,
         "tie_break_order": '["levels_gained"]',
         "status": event.status,
+        "bye_points": 3,
+        "table_mode": "offline",
         "organizers": [world["theirs"]["organizer"].pk, newcomer.pk],
     }
     for prefix in ("teams", "rounds"):

@@ -1,0 +1,366 @@
+"""Standings of teams, players, units and a whole meet.
+
+Pure: plain dataclasses in, plain dataclasses out, no Django (after Tabbycat's standings
+generators). The figures come from games' results through tournaments' tallies; no rule of the
+game is decided here (points, levels and the winner of a match are the engine's).
+
+>>> rows = team_standings([1, 2], [MatchResult(1, 2, 6, -6, 3, 2, "A")])
+>>> [(r.rank, r.team, r.points, r.wins) for r in rows]
+[(1, 1, 6, 1), (2, 2, -6, 0)]
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+__all__ = [
+    "HEAD_TO_HEAD",
+    "LEVELS_GAINED",
+    "OPPONENTS_POINTS",
+    "MatchResult",
+    "MeetStanding",
+    "PlayerFigures",
+    "PlayerStanding",
+    "TeamStanding",
+    "UnitStanding",
+    "meet_standings",
+    "player_standings",
+    "team_standings",
+    "unit_standings",
+]
+
+HEAD_TO_HEAD = "head_to_head"
+OPPONENTS_POINTS = "opponents_points"
+LEVELS_GAINED = "levels_gained"
+TIE_BREAKS = (HEAD_TO_HEAD, OPPONENTS_POINTS, LEVELS_GAINED)
+START_LEVEL = 2
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A pairing's match so far: team A (seats 0/2/4) against team B, points and final levels.
+
+    ``winner`` is "A", "B" or "" (a draw, or not finished); wins count only when ``finished``.
+    """
+
+    team_a: int
+    team_b: int
+    points_a: int
+    points_b: int
+    level_a: int = START_LEVEL
+    level_b: int = START_LEVEL
+    winner: str = ""
+    finished: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStanding:
+    """A team's row: rank (shared when every figure and tie-break is equal) and its figures."""
+
+    rank: int
+    team: int
+    points: int
+    wins: int
+    draws: int
+    losses: int
+    played: int
+    byes: int
+    highest_level: int
+    levels_gained: int
+    opponents_points: int
+    head_to_head: int
+    tied: bool = False
+
+
+def _ranked(
+    groups: Iterable[list[int]],
+) -> dict[int, tuple[int, bool]]:
+    """Return each id's shared rank and whether it shares it, from groups in order."""
+    ranks: dict[int, tuple[int, bool]] = {}
+    position = 1
+    for group in groups:
+        for member in group:
+            ranks[member] = (position, len(group) > 1)
+        position += len(group)
+    return ranks
+
+
+def _split(group: list[int], value: Callable[[int], float]) -> list[list[int]]:
+    """Sort ``group`` by ``value`` (highest first) and split it where the value changes."""
+    values = {member: value(member) for member in group}
+    ordered = sorted(group, key=lambda m: -values[m])
+    out: list[list[int]] = []
+    for member in ordered:
+        if out and values[out[-1][0]] == values[member]:
+            out[-1].append(member)
+        else:
+            out.append([member])
+    return out
+
+
+def team_standings(
+    teams: Sequence[int],
+    results: Iterable[MatchResult],
+    *,
+    byes: Iterable[int] = (),
+    bye_points: int = 0,
+    tie_breaks: Sequence[str] = TIE_BREAKS,
+) -> list[TeamStanding]:
+    """Return the teams' standings, best first.
+
+    Order: points, match wins, highest level reached, then ``tie_breaks`` in order:
+    head-to-head (match wins against the other teams still tied), opponents' points (the sum of
+    every opponent's points), levels gained (summed over matches). Teams equal on all of them share
+    a rank and are listed in the order of ``teams``. A bye adds ``bye_points`` and a win. Matches
+    still playing count their points and levels so far, and no win, draw or loss.
+    Raises ValueError for an unknown tie-break.
+    """
+    unknown = [t for t in tie_breaks if t not in TIE_BREAKS]
+    if unknown:
+        raise ValueError(f"Unknown tie-break: {', '.join(unknown)}.")
+    index = {team: i for i, team in enumerate(teams)}
+    points = dict.fromkeys(teams, 0)
+    wins = dict.fromkeys(teams, 0)
+    draws = dict.fromkeys(teams, 0)
+    losses = dict.fromkeys(teams, 0)
+    played = dict.fromkeys(teams, 0)
+    bye_count = dict.fromkeys(teams, 0)
+    highest = dict.fromkeys(teams, START_LEVEL)
+    gained = dict.fromkeys(teams, 0)
+    opponents: dict[int, list[int]] = defaultdict(list)
+    beat: dict[int, list[int]] = defaultdict(list)
+
+    for r in results:
+        if r.team_a not in index or r.team_b not in index:
+            continue
+        for me, other, mine, level, side in (
+            (r.team_a, r.team_b, r.points_a, r.level_a, "A"),
+            (r.team_b, r.team_a, r.points_b, r.level_b, "B"),
+        ):
+            points[me] += mine
+            highest[me] = max(highest[me], level)
+            gained[me] += level - START_LEVEL
+            opponents[me].append(other)
+            if r.finished:
+                played[me] += 1
+                if r.winner == side:
+                    wins[me] += 1
+                    beat[me].append(other)
+                elif r.winner:
+                    losses[me] += 1
+                else:
+                    draws[me] += 1
+    for team in byes:
+        if team in index:
+            points[team] += bye_points
+            wins[team] += 1
+            bye_count[team] += 1
+
+    opp_points = {t: sum(points[o] for o in opponents[t]) for t in teams}
+    h2h: dict[int, int] = dict.fromkeys(teams, 0)
+
+    def head_to_head_in(group: list[int]) -> Callable[[int], float]:
+        members = set(group)
+        for team in group:
+            h2h[team] = sum(1 for o in beat[team] if o in members)
+        return lambda team: h2h[team]
+
+    groups = [sorted(teams, key=index.__getitem__)]
+    for key in (points.__getitem__, wins.__getitem__, highest.__getitem__):
+        groups = [sub for g in groups for sub in _split(g, key)]
+    for tie_break in tie_breaks:
+        next_groups: list[list[int]] = []
+        for group in groups:
+            if len(group) == 1:
+                next_groups.append(group)
+                continue
+            if tie_break == HEAD_TO_HEAD:
+                value = head_to_head_in(group)
+            elif tie_break == OPPONENTS_POINTS:
+                value = opp_points.__getitem__
+            else:
+                value = gained.__getitem__
+            next_groups += _split(group, value)
+        groups = next_groups
+    groups = [sorted(g, key=index.__getitem__) for g in groups]
+    ranks = _ranked(groups)
+    return [
+        TeamStanding(
+            rank=ranks[t][0],
+            team=t,
+            points=points[t],
+            wins=wins[t],
+            draws=draws[t],
+            losses=losses[t],
+            played=played[t],
+            byes=bye_count[t],
+            highest_level=highest[t],
+            levels_gained=gained[t],
+            opponents_points=opp_points[t],
+            head_to_head=h2h[t],
+            tied=ranks[t][1],
+        )
+        for g in groups
+        for t in g
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFigures:
+    """A player's totals over the event: points, deals, summed finishing places, tributes."""
+
+    player: int
+    team: int | None
+    points: int = 0
+    deals: int = 0
+    places: float = 0.0
+    tributes_paid: int = 0
+    tributes_received: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStanding:
+    rank: int
+    player: int
+    team: int | None
+    points: int
+    deals: int
+    average_place: float | None
+    tributes_paid: int
+    tributes_received: int
+    tied: bool = False
+
+
+def player_standings(figures: Sequence[PlayerFigures]) -> list[PlayerStanding]:
+    """Return the players' standings: points, then the better (lower) average finishing place,
+    then more deals; players equal on all three share a rank.
+
+    >>> [(r.rank, r.player) for r in player_standings([PlayerFigures(1, None, 3, 2, 7.0),
+    ...                                                 PlayerFigures(2, None, 3, 2, 5.0)])]
+    [(1, 2), (2, 1)]
+    """
+    rows = [
+        PlayerStanding(
+            rank=0,
+            player=f.player,
+            team=f.team,
+            points=f.points,
+            deals=f.deals,
+            average_place=round(f.places / f.deals, 2) if f.deals else None,
+            tributes_paid=f.tributes_paid,
+            tributes_received=f.tributes_received,
+        )
+        for f in figures
+    ]
+
+    def key(row: PlayerStanding) -> tuple[float, float, float]:
+        place = row.average_place if row.average_place is not None else 99.0
+        return (-row.points, place, -row.deals)
+
+    rows.sort(key=key)
+    out: list[PlayerStanding] = []
+    for i, row in enumerate(rows):
+        if out and key(out[-1]) == key(row):
+            rank, tied = out[-1].rank, True
+            out[-1] = replace(out[-1], tied=True)
+        else:
+            rank, tied = i + 1, False
+        out.append(replace(row, rank=rank, tied=tied))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class UnitStanding:
+    rank: int
+    unit: int
+    teams: int
+    points: int
+    wins: int
+    best_rank: int
+    tied: bool = False
+
+
+def unit_standings(
+    rows: Sequence[TeamStanding], team_units: Mapping[int, int | None]
+) -> list[UnitStanding]:
+    """Return the units' standings aggregated from their teams: points, then wins, then the best
+    team's rank. Teams without a unit are left out.
+
+    >>> rows = team_standings([1, 2, 3], [MatchResult(1, 2, 6, -6, winner="A")])
+    >>> [(u.rank, u.unit, u.points) for u in unit_standings(rows, {1: 10, 2: 20, 3: 20})]
+    [(1, 10, 6), (2, 20, -6)]
+    """
+    totals: dict[int, list[int]] = {}
+    for row in rows:
+        unit = team_units.get(row.team)
+        if unit is None:
+            continue
+        t = totals.setdefault(unit, [0, 0, 0, row.rank])
+        t[0] += 1
+        t[1] += row.points
+        t[2] += row.wins
+        t[3] = min(t[3], row.rank)
+
+    def key(unit: int) -> tuple[int, int, int]:
+        _teams, pts, won, best = totals[unit]
+        return (-pts, -won, best)
+
+    ordered = sorted(totals, key=lambda u: (key(u), u))
+    out: list[UnitStanding] = []
+    for i, unit in enumerate(ordered):
+        teams_, pts, won, best = totals[unit]
+        tied = i > 0 and key(ordered[i - 1]) == key(unit)
+        rank = out[-1].rank if tied else i + 1
+        if tied:
+            out[-1] = replace(out[-1], tied=True)
+        out.append(UnitStanding(rank, unit, teams_, pts, won, best, tied))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class MeetStanding:
+    """A unit's placement points across a meet's events, and its places (event, place) in each."""
+
+    rank: int
+    unit: int
+    points: float
+    places: tuple[tuple[int, int], ...]
+    tied: bool = False
+
+
+def meet_standings(
+    events: Mapping[int, Sequence[tuple[int, int | None]]], placement_points: Sequence[int]
+) -> list[MeetStanding]:
+    """Return the meet's unit leaderboard from each event's team ranking ``(rank, unit)``.
+
+    A team placed n-th earns ``placement_points[n-1]`` for its unit (nothing past the table's
+    end); teams sharing a place share the points of the places they cover, as a sports meet does.
+
+    >>> [(m.unit, m.points) for m in meet_standings({1: [(1, 7), (2, 8), (2, 9)]}, [7, 5, 4])]
+    [(7, 7.0), (8, 4.5), (9, 4.5)]
+    """
+    points: dict[int, float] = defaultdict(float)
+    places: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for event, ranking in events.items():
+        tied_count: dict[int, int] = defaultdict(int)
+        for rank, _unit in ranking:
+            tied_count[rank] += 1
+        for rank, unit in ranking:
+            if unit is None:
+                continue
+            covered = placement_points[rank - 1 : rank - 1 + tied_count[rank]]
+            points[unit] += sum(covered) / tied_count[rank]
+            places[unit].append((event, rank))
+    units = sorted(points, key=lambda u: (-points[u], u))
+    out: list[MeetStanding] = []
+    for i, unit in enumerate(units):
+        tied = i > 0 and points[units[i - 1]] == points[unit]
+        rank = out[-1].rank if tied else i + 1
+        if tied:
+            out[-1] = replace(out[-1], tied=True)
+        out.append(
+            MeetStanding(rank, unit, round(points[unit], 2), tuple(sorted(places[unit])), tied)
+        )
+    return out
