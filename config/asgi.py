@@ -1,4 +1,4 @@
-"""ASGI entry point."""
+"""ASGI entry point: Django for HTTP, Channels for the live tables' WebSockets."""
 
 import os
 
@@ -6,4 +6,21 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()  # set up Django before importing the consumers
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        # AllowedHostsOriginValidator refuses pages of other sites (cross-site WebSocket hijacking);
+        # AuthMiddlewareStack reads the session cookie, so a socket knows its user and seat.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

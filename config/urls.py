@@ -14,5 +14,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("games.api_urls")),
+    path("accounts/", include("accounts.urls")),
+    path("", include("games.urls")),
     path("", include("tournaments.urls")),
 ]

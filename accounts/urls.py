@@ -1,0 +1,18 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="accounts/login.html"),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("code/", views.code_login, name="code_login"),
+    path("me/", views.me, name="me"),
+    path("teams/<int:team_id>/codes/", views.team_codes, name="team_codes"),
+]

@@ -1,0 +1,134 @@
+"""The play API (DRF): a table's state, a seat's actions, checking a selection, leaving.
+
+Who sees what is decided in one place: :func:`seat_of_request` gives the seat of the logged-in
+player sitting at the table (None for everyone else), and only that seat is passed to
+``games.selectors.table_state``, which alone adds a hand to the public view. A request can never
+name a seat: acting for a seat means being its player.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.exceptions import ApplicationError, NotAllowedError
+from games import selectors, services
+from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain
+from games.models import Table
+
+
+def seat_of_request(request: Request, table: Table) -> int | None:
+    """The seat of the authenticated user at ``table``, or None."""
+    if not request.user.is_authenticated:
+        return None
+    return selectors.table_seat_of_user(table=table, user=request.user)
+
+
+def _table(table_id: int) -> Table:
+    return get_object_or_404(Table, pk=table_id)
+
+
+def _seated(request: Request, table: Table) -> int:
+    seat = seat_of_request(request, table)
+    if seat is None:
+        raise NotAllowedError(_("Only the players seated at this table can act here."))
+    return seat
+
+
+def _validated(serializer: serializers.Serializer[Any]) -> dict[str, Any]:
+    """The serializer's data, or ApplicationError with one readable message (400)."""
+    if serializer.is_valid():
+        return dict(serializer.validated_data)
+    parts = []
+    for field, errors in serializer.errors.items():
+        text = " ".join(str(e) for e in errors) if isinstance(errors, list) else str(errors)
+        parts.append(text if field == "non_field_errors" else f"{field}: {text}")
+    raise ApplicationError("; ".join(parts), extra={"errors": serializer.errors})
+
+
+def seat_view_of(state: dict[str, Any]) -> SeatView:
+    """What :func:`games.checks.selection_explain` needs, read from a seat's state."""
+    deal = state.get("deal") or {}
+    seat = state.get("seat")
+    trick = deal.get("trick") or {}
+    return SeatView(
+        hand=deal.get("hand") or "",
+        level=str(deal.get("level") or "2"),
+        current=trick.get("current"),
+        my_turn=seat is not None and deal.get("phase") == "play" and deal.get("turn") == seat,
+        returning=deal.get("phase") == "return" and seat in (deal.get("awaiting") or []),
+    )
+
+
+class TableStateApi(APIView):
+    """The table's public state; for the player seated there, also their hand and legal plays."""
+
+    permission_classes = [AllowAny]
+
+    def get(self, request: Request, table_id: int) -> Response:
+        table = _table(table_id)
+        return Response(selectors.table_state(table=table, seat=seat_of_request(request, table)))
+
+
+class TableActionApi(APIView):
+    """Play, pass or return (还贡) for the caller's own seat.
+
+    200 with the new state; 400 for an illegal or malformed action (the engine's reason); 403 for
+    anyone but the seat's player; 409 when ``seq`` is stale (someone acted first).
+    """
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        action = serializers.ChoiceField(choices=["play", "pass", "return"])
+        cards = serializers.CharField(
+            required=False, allow_blank=True, default="", max_length=MAX_CARDS_TEXT
+        )
+        seq = serializers.IntegerField(min_value=0)
+
+    def post(self, request: Request, table_id: int) -> Response:
+        table = _table(table_id)
+        seat = _seated(request, table)
+        data = _validated(self.InputSerializer(data=request.data))
+        services.seat_act(
+            table=table, seat=seat, kind=data["action"], cards=data["cards"], seq=data["seq"]
+        )
+        return Response(selectors.table_state(table=table, seat=seat))
+
+
+class TableCheckApi(APIView):
+    """Explain the caller's selection before it is sent: the play it makes and whether it beats
+    the current play (the engine's answer, in words). Changes nothing."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer[Any]):
+        cards = serializers.CharField(allow_blank=True, max_length=MAX_CARDS_TEXT)
+
+    def post(self, request: Request, table_id: int) -> Response:
+        table = _table(table_id)
+        seat = _seated(request, table)
+        data = _validated(self.InputSerializer(data=request.data))
+        state = selectors.table_state(table=table, seat=seat)
+        verdict = selection_explain(view=seat_view_of(state), cards=data["cards"])
+        return Response(verdict.to_json())
+
+
+class TableLeaveApi(APIView):
+    """The caller leaves the table: an escape (逃跑) during a deal, or leaving between deals. The
+    match ends with the contract's penalties."""
+
+    permission_classes = [IsAuthenticated]
+
+    def post(self, request: Request, table_id: int) -> Response:
+        table = _table(table_id)
+        seat = _seated(request, table)
+        services.seat_escape(table=table, seat=seat)
+        return Response(selectors.table_state(table=table, seat=seat))

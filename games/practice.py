@@ -1,0 +1,65 @@
+"""Practice tables: a logged-in user and five heuristic bots, opened from the player's page."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games import services
+from games.models import Match, Player, Table
+
+PRACTICE_BOTS = 5
+PRACTICE_BOT_KIND = "heuristic"
+
+
+def user_player_ensure(*, user: AbstractUser) -> Player:
+    """Return the user's player, creating it (named after the user) when they have none."""
+    player = Player.objects.filter(user=user).first()
+    if player is not None:
+        return player
+    name = user.get_full_name() or user.get_username()
+    return services.player_create(name=name, user=user)
+
+
+def practice_table_live(*, player: Player) -> Table | None:
+    """Return the player's practice table whose match is still going on (the newest), or None.
+
+    A practice table is one where the player is the only person: the five others are bots.
+    """
+    live = [Match.Status.PENDING, Match.Status.PLAYING]
+    tables = (
+        Table.objects.filter(seats__player=player, matches__status__in=live)
+        .distinct()
+        .order_by("-created_at", "-id")
+    )
+    for table in tables[:5]:
+        if table.seats.filter(player__is_bot=True).count() == PRACTICE_BOTS:
+            return table
+    return None
+
+
+@transaction.atomic
+def practice_table_open(
+    *, user: AbstractUser, deals_per_match: int = 3, seed: int | None = None
+) -> Table:
+    """Seat ``user`` at seat 0 of a new table with five bots and start a match there.
+
+    When the user already has a practice match going on, return that table instead: a second one
+    would leave the first to the timers (and count as an escape there).
+    """
+    player = user_player_ensure(user=user)
+    table = practice_table_live(player=player)
+    if table is not None:
+        return table
+    bots = [
+        services.player_create(
+            name=_("Bot %(number)d") % {"number": n}, is_bot=True, bot_kind=PRACTICE_BOT_KIND
+        )
+        for n in range(1, PRACTICE_BOTS + 1)
+    ]
+    table = services.table_create(
+        name=_("Practice · %(name)s") % {"name": player.name}, players=[player, *bots]
+    )
+    services.match_start(table=table, deals_per_match=deals_per_match, seed=seed)
+    return table

@@ -1,0 +1,116 @@
+"""Live tables over WebSockets (Django Channels).
+
+Each browser at a table (player or spectator) holds one WebSocket at ``/ws/tables/<id>/``. On
+every change the game services call ``games.events.table_changed``, which sends ``table.changed``
+to the table's group; each connection then reads the state *for its own seat* (the seat of the
+logged-in player sitting there, None for everyone else) and pushes it. So a message never carries
+another seat's hand: it is the same ``table_state`` the API answers with, computed per connection.
+
+Reconnect and resync: the browser reconnects with backoff and receives the full state on connect;
+it may also send ``{"type": "resync"}``. Each connection also re-reads the state every
+``LUZI_PUSH_RESYNC_SECONDS`` and pushes it when it changed, so a lost message (or, without Redis,
+a change made by a worker in another process) still reaches the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from games import selectors
+from games.models import Table
+
+logger = logging.getLogger(__name__)
+
+#: WebSocket close code when the table does not exist.
+CLOSE_NOT_FOUND = 4404
+
+
+def group_name(table_id: int) -> str:
+    """The channel-layer group of a table's connections."""
+    return f"table.{table_id}"
+
+
+def _seat_and_state(table_id: int, user: Any, seat: int | None, find_seat: bool) -> Any:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    if find_seat:
+        seat = None
+        if user is not None and user.is_authenticated:
+            seat = selectors.table_seat_of_user(table=table, user=user)
+    return seat, selectors.table_state(table=table, seat=seat)
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One browser watching (or playing at) one table."""
+
+    table_id: int
+    seat: int | None = None
+    _last: str = ""
+    _resync: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        found = await database_sync_to_async(_seat_and_state)(
+            self.table_id, self.scope.get("user"), None, True
+        )
+        if found is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.seat, state = found
+        await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
+        await self.accept()
+        await self._push(state, force=True)
+        self._resync = asyncio.create_task(self._resync_loop())
+
+    async def disconnect(self, code: int) -> None:
+        if self._resync is not None:
+            self._resync.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._resync
+        if hasattr(self, "table_id"):
+            await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "resync":
+            await self._send_state(force=True)
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.send_json({"type": "error", "detail": "Send resync or ping."})
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        """A change at the table (from games.events): push this connection's view of it."""
+        await self._send_state()
+
+    async def _send_state(self, *, force: bool = False) -> None:
+        found = await database_sync_to_async(_seat_and_state)(self.table_id, None, self.seat, False)
+        if found is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self._push(found[1], force=force)
+
+    async def _push(self, state: dict[str, Any], *, force: bool) -> None:
+        text = json.dumps({"type": "state", "state": state}, ensure_ascii=False)
+        if text == self._last and not force:
+            return
+        self._last = text
+        await self.send(text_data=text)
+
+    async def _resync_loop(self) -> None:
+        interval = float(getattr(settings, "LUZI_PUSH_RESYNC_SECONDS", 5.0))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._send_state()
+            except Exception:  # a failed re-read must not close the connection; log, retry
+                logger.exception("table %s: resync failed", self.table_id)

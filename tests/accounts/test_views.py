@@ -1,0 +1,86 @@
+"""Logging in with a password or a one-time code, the player's page, issuing codes."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from accounts import services
+from tests.accounts.test_services import make_team
+from tests.games.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache() -> None:
+    cache.clear()
+
+
+def test_login_page_and_password_login(client: Client) -> None:
+    UserFactory(username="li")
+    page = client.get(reverse("accounts:login"))
+    assert page.status_code == 200
+    assert "登录" in page.content.decode()
+    response = client.post(
+        reverse("accounts:login"), {"username": "li", "password": "correct horse battery"}
+    )
+    assert response.status_code == 302 and response["Location"] == reverse("accounts:me")
+
+
+def test_a_code_link_fills_the_form_and_only_a_post_uses_it(client: Client) -> None:
+    user = UserFactory()
+    code = services.login_code_issue(user=user)
+    page = client.get(reverse("accounts:code_login") + f"?code={code}")
+    assert page.status_code == 200 and code in page.content.decode()
+    assert "_auth_user_id" not in client.session  # a GET (a link preview) does not log in
+    response = client.post(reverse("accounts:code_login"), {"code": code})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(user.pk)
+
+
+def test_a_wrong_code_answers_400_with_the_reason(client: Client) -> None:
+    response = client.post(reverse("accounts:code_login"), {"code": "ZZZZ-ZZZZ"})
+    assert response.status_code == 400
+    assert "登录码无效" in response.content.decode() or "not valid" in response.content.decode()
+
+
+def test_next_must_stay_on_this_site(client: Client) -> None:
+    code = services.login_code_issue(user=UserFactory())
+    response = client.post(
+        reverse("accounts:code_login"), {"code": code, "next": "https://evil.example/"}
+    )
+    assert response["Location"] == reverse("accounts:me")
+
+
+def test_my_page_needs_a_login_and_shows_the_current_table(client: Client) -> None:
+    assert client.get(reverse("accounts:me")).status_code == 302
+    user = UserFactory()
+    client.force_login(user)
+    page = client.get(reverse("accounts:me"))
+    assert page.status_code == 200
+    assert 'id="practice"' in page.content.decode()
+
+
+def test_team_codes_page_for_the_organizer_only(client: Client) -> None:
+    organizer = UserFactory()
+    team = make_team(organizer)
+    url = reverse("accounts:team_codes", args=[team.pk])
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 403
+    assert client.post(url).status_code == 403
+    client.force_login(organizer)
+    assert client.get(url).status_code == 200
+    response = client.post(url)
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    body = response.content.decode()
+    assert body.count('href="http://testserver/accounts/code/?code=') == 3
+
+
+def test_logout_is_a_post(client: Client) -> None:
+    client.force_login(UserFactory())
+    response = client.post(reverse("accounts:logout"))
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
