@@ -14,9 +14,21 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 
-from games.models import Deal, Match, TableSeat
-from tournaments.models import Event, Pairing, PairingTally, PlayerTally, Round
+from config.exceptions import ApplicationError, ConflictError
+from games.models import Deal, Match, Table, TableSeat
+from games.services import OfflineDeal, offline_match_record
+from tournaments.models import (
+    Event,
+    Pairing,
+    PairingTally,
+    PlayerTally,
+    ResultSubmission,
+    Round,
+    RoundLog,
+)
+from tournaments.services import event_organizer_require, round_log_add
 
 SEATS = range(6)
 
@@ -202,3 +214,208 @@ def event_tallies_refresh(*, event: Event, open_rounds_only: bool = True) -> int
     if open_rounds_only:
         pairings = pairings.filter(round__status=Round.Status.RUNNING)
     return tallies_refresh(pairings=pairings)
+
+
+# --- Offline results: a referee enters, a second person confirms or rejects ---------------------
+
+
+class _DryRun(Exception):
+    pass
+
+
+def deals_parse(text: str) -> list[dict[str, Any]]:
+    """Return the deals of a referee's sheet, one line per deal: the seats in the order they went
+    out (``0 2 4``), then ``escape S`` if seat S escaped during it (``0 1 escape 3``), or only
+    ``leave S`` for a seat that left before it. Raises ApplicationError naming the bad line.
+
+    >>> deals_parse("0 2 4\\n1 0 escape 3\\nleave 5")
+    [{'finish': [0, 2, 4]}, {'finish': [1, 0], 'escape': 3}, {'finish': [], 'leave': 5}]
+    """
+
+    deals: list[dict[str, Any]] = []
+    words = {"escape": "escape", "逃跑": "escape", "leave": "leave", "离开": "leave"}
+    for number, line in enumerate(text.replace(",", " ").replace("，", " ").splitlines(), 1):
+        tokens = line.split()
+        if not tokens:
+            continue
+        deal: dict[str, Any] = {"finish": []}
+        try:
+            i = 0
+            while i < len(tokens):
+                word = words.get(tokens[i].lower())
+                if word is not None:
+                    deal[word] = int(tokens[i + 1])
+                    i += 2
+                else:
+                    deal["finish"].append(int(tokens[i]))
+                    i += 1
+        except (ValueError, IndexError):
+            raise ApplicationError(
+                f"Line {number} ({line.strip()!r}): write seats 0-5 separated by spaces, "
+                "then 'escape S' or only 'leave S'."
+            ) from None
+        deals.append(deal)
+    return deals
+
+
+def _offline_deals(deals: Any) -> list[Any]:
+
+    if not isinstance(deals, list) or not deals:
+        raise ApplicationError("Enter at least one deal.")
+    out = []
+    for number, deal in enumerate(deals, start=1):
+        if not isinstance(deal, dict) or not isinstance(deal.get("finish", []), list):
+            raise ApplicationError(f"Deal {number}: give 'finish' as a list of seats.")
+        try:
+            finish = tuple(int(s) for s in deal.get("finish", []))
+            escape = None if deal.get("escape") is None else int(deal["escape"])
+            leave = None if deal.get("leave") is None else int(deal["leave"])
+        except (TypeError, ValueError):
+            raise ApplicationError(f"Deal {number}: seats are numbers 0 to 5.") from None
+        if any(not 0 <= s <= 5 for s in (*finish, *(x for x in (escape, leave) if x is not None))):
+            raise ApplicationError(f"Deal {number}: seats are numbers 0 to 5.")
+        if escape is not None and leave is not None:
+            raise ApplicationError(f"Deal {number}: an escape or a leaving, not both.")
+        if leave is not None and finish:
+            raise ApplicationError(f"Deal {number}: a seat leaving between deals has no order.")
+        out.append(OfflineDeal(finish=finish, escape=escape, leave=leave))
+    return out
+
+
+def _record(pairing: Pairing, first_dealer: int, deals: list[Any]) -> Match:
+
+    event = pairing.round.event
+    return offline_match_record(
+        table=pairing.table,
+        first_dealer=first_dealer,
+        deals=deals,
+        base_score=event.base_score,
+        deals_per_match=event.deals_per_match,
+        rule_options=event.rule_options or None,
+    )
+
+
+@transaction.atomic
+def result_submit(
+    *, pairing: Pairing, user: Any, first_dealer: int, deals: list[dict[str, Any]]
+) -> ResultSubmission:
+    """Enter a version of an offline table's result; it waits for a second person to confirm.
+
+    The engine checks it at once (through games' services, in a rolled-back savepoint), so an
+    impossible finishing order is refused here, naming the deal. A version still waiting is
+    replaced. Raises ApplicationError, NotAllowedError or ConflictError, changing nothing.
+    """
+
+    pairing = (
+        Pairing.objects.select_for_update()
+        .select_related("round__event", "table")
+        .get(pk=pairing.pk)
+    )
+    event = pairing.round.event
+    event_organizer_require(event=event, user=user)
+    if user is None or not user.is_authenticated:
+        raise ApplicationError("A result is entered by a logged-in referee.")
+    if pairing.table.mode != Table.Mode.OFFLINE:
+        raise ApplicationError(f"Table {pairing.number} is played online: Luzi records it.")
+    if pairing.round.status not in (Round.Status.RUNNING, Round.Status.COMPLETED):
+        raise ConflictError(f"Round {pairing.round.number} has not started yet.")
+    if not isinstance(first_dealer, int) or not 0 <= first_dealer <= 5:
+        raise ApplicationError("The first dealer is a seat from 0 to 5.")
+    offline = _offline_deals(deals)
+    try:
+        with transaction.atomic():
+            _record(pairing, first_dealer, offline)
+            raise _DryRun
+    except _DryRun:
+        pass
+    pairing.results.filter(status=ResultSubmission.Status.PENDING).update(
+        status=ResultSubmission.Status.SUPERSEDED
+    )
+    last = pairing.results.order_by("-version").values_list("version", flat=True).first()
+    submission = ResultSubmission.objects.create(
+        pairing=pairing,
+        version=(last or 0) + 1,
+        first_dealer=first_dealer,
+        deals=[
+            {"finish": list(d.finish)}
+            | ({"escape": d.escape} if d.escape is not None else {})
+            | ({"leave": d.leave} if d.leave is not None else {})
+            for d in offline
+        ],
+        submitted_by=user,
+    )
+    round_log_add(
+        pairing.round,
+        user,
+        RoundLog.Action.RESULT_SUBMITTED,
+        f"table {pairing.number} v{submission.version}",
+    )
+    return submission
+
+
+def _pending(submission: ResultSubmission, user: Any) -> ResultSubmission:
+
+    submission = (
+        ResultSubmission.objects.select_for_update()
+        .select_related("pairing__round__event", "pairing__table")
+        .get(pk=submission.pk)
+    )
+    event_organizer_require(event=submission.pairing.round.event, user=user)
+    if user is None or not user.is_authenticated:
+        raise ApplicationError("A result is reviewed by a logged-in person.")
+    if submission.status != ResultSubmission.Status.PENDING:
+        raise ConflictError(
+            f"Version {submission.version} is {submission.get_status_display()}, not waiting."
+        )
+    if submission.submitted_by_id == user.pk:
+        raise ApplicationError(
+            "A second person must review a result: you entered this version yourself."
+        )
+    return submission
+
+
+@transaction.atomic
+def result_confirm(*, submission: ResultSubmission, user: Any) -> ResultSubmission:
+    """Confirm a waiting version (by someone other than who entered it): games records the match
+    from it, replacing any earlier confirmed version, and the standings follow."""
+
+    submission = _pending(submission, user)
+    pairing = submission.pairing
+    _record(pairing, submission.first_dealer, _offline_deals(submission.deals))
+    pairing.results.filter(status=ResultSubmission.Status.CONFIRMED).update(
+        status=ResultSubmission.Status.SUPERSEDED
+    )
+    submission.status = ResultSubmission.Status.CONFIRMED
+    submission.reviewed_by = user
+    submission.reviewed_at = timezone.now()
+    submission.save(update_fields=["status", "reviewed_by", "reviewed_at"])
+    tallies_refresh(pairings=[pairing])
+    round_log_add(
+        pairing.round,
+        user,
+        RoundLog.Action.RESULT_CONFIRMED,
+        f"table {pairing.number} v{submission.version}",
+    )
+    return submission
+
+
+@transaction.atomic
+def result_reject(*, submission: ResultSubmission, user: Any, reason: str) -> ResultSubmission:
+    """Reject a waiting version with a reason, for the referee to enter it again."""
+
+    reason = (reason or "").strip()
+    if not reason:
+        raise ApplicationError("Say why the result is rejected.")
+    submission = _pending(submission, user)
+    submission.status = ResultSubmission.Status.REJECTED
+    submission.reviewed_by = user
+    submission.reviewed_at = timezone.now()
+    submission.note = reason[:500]
+    submission.save(update_fields=["status", "reviewed_by", "reviewed_at", "note"])
+    round_log_add(
+        submission.pairing.round,
+        user,
+        RoundLog.Action.RESULT_REJECTED,
+        f"table {submission.pairing.number} v{submission.version}: {reason}"[:500],
+    )
+    return submission

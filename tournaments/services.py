@@ -203,7 +203,10 @@ def event_organizer_require(*, event: Event, user: AbstractBaseUser | AnonymousU
         raise NotAllowedError(f"Only the organizers of {event.name} may do this.")
 
 
-def _log(round: Round, user: AbstractBaseUser | None, action: str, detail: str = "") -> None:
+def round_log_add(
+    round: Round, user: AbstractBaseUser | None, action: str, detail: str = ""
+) -> None:
+    """Write who did what to a round (``user`` None: the system)."""
     RoundLog.objects.create(
         round=round,
         user=user if user is not None and user.is_authenticated else None,
@@ -322,7 +325,7 @@ def round_create_paired(
     teams = _teams_ready(event)
     round = round_create(event=event)
     if event.pairing_format == Event.PairingFormat.MANUAL:
-        _log(round, user, RoundLog.Action.PAIRED, "manual: tables to be set by an organizer")
+        round_log_add(round, user, RoundLog.Action.PAIRED, "manual: an organizer sets the tables")
         return round
     draw = _draw_for(event, teams, round.number)
     by_id = {t.pk: t for t in teams}
@@ -339,7 +342,7 @@ def round_create_paired(
         detail += f", unavoidable rematches: {draw.rematches}"
     if draw.same_unit:
         detail += f", same-unit tables: {draw.same_unit}"
-    _log(round, user, RoundLog.Action.PAIRED, detail)
+    round_log_add(round, user, RoundLog.Action.PAIRED, detail)
     if confirm:
         return round_confirm(round=round, user=user)
     return round
@@ -395,7 +398,7 @@ def round_pairings_set(
     byes = [t for pk, t in teams.items() if pk not in set(seen)]
     RoundEntry.objects.bulk_create(RoundEntry(round=round, team=team) for team in byes)
     names = ", ".join(f"{teams[a].name}–{teams[b].name}" for a, b in tables)
-    _log(round, user, RoundLog.Action.EDITED, f"tables: {names}; byes: {len(byes)}")
+    round_log_add(round, user, RoundLog.Action.EDITED, f"tables: {names}; byes: {len(byes)}")
     return round
 
 
@@ -410,7 +413,7 @@ def round_confirm(*, round: Round, user: AbstractBaseUser | None = None) -> Roun
         raise ApplicationError(f"Round {round.number} has no tables yet.")
     round.status = Round.Status.CONFIRMED
     round.save(update_fields=["status"])
-    _log(round, user, RoundLog.Action.CONFIRMED)
+    round_log_add(round, user, RoundLog.Action.CONFIRMED)
     return round
 
 
@@ -450,7 +453,7 @@ def round_start(
                     rule_options=event.rule_options or None,
                 )
                 started += 1
-    _log(round, user, RoundLog.Action.STARTED, f"online matches started: {started}")
+    round_log_add(round, user, RoundLog.Action.STARTED, f"online matches started: {started}")
     return round
 
 
@@ -482,5 +485,5 @@ def round_complete(
     round.status = Round.Status.COMPLETED
     round.save(update_fields=["status"])
     detail = f"forced; unfinished tables: {unfinished}" if unfinished else ""
-    _log(round, user, RoundLog.Action.COMPLETED, detail)
+    round_log_add(round, user, RoundLog.Action.COMPLETED, detail)
     return round
