@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.views import SpectacularAPIView
 
 from config.views import healthz
 
@@ -15,6 +16,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api_urls")),
+    path("api/v1/", include("tournaments.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),

@@ -9,6 +9,7 @@ from tournaments import standings
 from tournaments.models import (
     Event,
     Meet,
+    Pairing,
     PairingTally,
     PlayerTally,
     Round,
@@ -162,3 +163,132 @@ def meet_unit_standings(
             (row.rank, units.get(row.team)) for row in event_team_standings(event=event)
         ]
     return standings.meet_standings(rankings, list(meet.placement_points or []))
+
+
+STANDINGS_KINDS = ("team", "player", "unit")
+
+#: The columns of each standings table, in order (CSV header and API keys).
+STANDINGS_COLUMNS: dict[str, tuple[str, ...]] = {
+    "team": (
+        "rank",
+        "team_id",
+        "team",
+        "unit",
+        "points",
+        "wins",
+        "draws",
+        "losses",
+        "played",
+        "byes",
+        "highest_level",
+        "levels_gained",
+        "opponents_points",
+        "head_to_head",
+        "tied",
+    ),
+    "player": (
+        "rank",
+        "player_id",
+        "player",
+        "team",
+        "points",
+        "deals",
+        "average_place",
+        "tributes_paid",
+        "tributes_received",
+        "tied",
+    ),
+    "unit": ("rank", "unit_id", "unit", "teams", "points", "wins", "best_rank", "tied"),
+}
+
+
+def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
+    """Return the event's ``kind`` standings ("team", "player" or "unit") as plain rows with names,
+    in a bounded number of queries. Raises ValueError for another kind."""
+    from games.models import level_label
+
+    if kind not in STANDINGS_KINDS:
+        raise ValueError(f"kind is one of: {', '.join(STANDINGS_KINDS)}")
+    teams = {
+        pk: (name, unit) for pk, name, unit in event.teams.values_list("pk", "name", "unit__name")
+    }
+    if kind == "team":
+        return [
+            {
+                "rank": r.rank,
+                "team_id": r.team,
+                "team": teams[r.team][0],
+                "unit": teams[r.team][1] or "",
+                "points": r.points,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "played": r.played,
+                "byes": r.byes,
+                "highest_level": level_label(r.highest_level),
+                "levels_gained": r.levels_gained,
+                "opponents_points": r.opponents_points,
+                "head_to_head": r.head_to_head,
+                "tied": r.tied,
+            }
+            for r in event_team_standings(event=event)
+        ]
+    if kind == "player":
+        from games.models import Player
+
+        rows = event_player_standings(event=event)
+        names = dict(
+            Player.objects.filter(pk__in=[r.player for r in rows]).values_list("pk", "name")
+        )
+        return [
+            {
+                "rank": r.rank,
+                "player_id": r.player,
+                "player": names.get(r.player, ""),
+                "team": teams[r.team][0] if r.team in teams else "",
+                "points": r.points,
+                "deals": r.deals,
+                "average_place": r.average_place,
+                "tributes_paid": r.tributes_paid,
+                "tributes_received": r.tributes_received,
+                "tied": r.tied,
+            }
+            for r in rows
+        ]
+    from tournaments.models import Unit
+
+    rows_u = event_unit_standings(event=event)
+    unit_names = dict(
+        Unit.objects.filter(pk__in=[r.unit for r in rows_u]).values_list("pk", "name")
+    )
+    return [
+        {
+            "rank": r.rank,
+            "unit_id": r.unit,
+            "unit": unit_names.get(r.unit, ""),
+            "teams": r.teams,
+            "points": r.points,
+            "wins": r.wins,
+            "best_rank": r.best_rank,
+            "tied": r.tied,
+        }
+        for r in rows_u
+    ]
+
+
+def round_tables(*, round: Round) -> QuerySet[Pairing]:
+    """Return a round's tables in order with teams, units, table, tally and members in order."""
+    members = TeamMember.objects.select_related("player").order_by("order")
+    return (
+        round.pairings.select_related("team_a__unit", "team_b__unit", "table", "tally")
+        .prefetch_related(
+            Prefetch("team_a__members", queryset=members),
+            Prefetch("team_b__members", queryset=members),
+        )
+        .order_by("number")
+    )
+
+
+def round_byes(*, round: Round) -> QuerySet[Team]:
+    """Return the teams with a bye in ``round``."""
+    return Team.objects.filter(round_entries__round=round, round_entries__pairing__isnull=True)

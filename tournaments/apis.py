@@ -1,0 +1,403 @@
+"""The tournaments API (DRF): events, rounds, tables and results read-only for the public, writable
+for the event's organizers only; standings as JSON and CSV. Views are thin: they parse with small
+serializers, call a service or a selector, and answer; ApplicationError becomes a 4xx with its
+message (config.exceptions.api_exception_handler)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.exceptions import ApplicationError, NotAllowedError
+from tournaments import results as results_services
+from tournaments import services
+from tournaments.models import Event, Meet, Pairing, ResultSubmission, Round
+from tournaments.results import event_tallies_refresh
+from tournaments.selectors import (
+    STANDINGS_COLUMNS,
+    STANDINGS_KINDS,
+    event_standings_rows,
+    events_visible_to,
+    meet_unit_standings,
+    round_byes,
+    round_tables,
+)
+
+
+def _event_for(request: Request, pk: int) -> Event:
+    return get_object_or_404(events_visible_to(request.user).select_related("meet"), pk=pk)
+
+
+def _round_for(request: Request, pk: int) -> Round:
+    round = get_object_or_404(Round.objects.select_related("event"), pk=pk)
+    _event_for(request, round.event_id)
+    return round
+
+
+def _pairing_for(request: Request, pk: int) -> Pairing:
+    pairing = get_object_or_404(Pairing.objects.select_related("round__event", "table"), pk=pk)
+    _event_for(request, pairing.round.event_id)
+    return pairing
+
+
+def _user(request: Request) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+def _require_user(request: Request) -> Any:
+    if not request.user.is_authenticated:
+        raise NotAllowedError("Log in as an organizer of the event to do this.")
+    return request.user
+
+
+# --- Serializers ----------------------------------------------------------------------------------
+
+
+class EventOutput(serializers.ModelSerializer):
+    meet = serializers.CharField(source="meet.name")
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "name",
+            "meet",
+            "game",
+            "status",
+            "base_score",
+            "deals_per_match",
+            "pairing_format",
+            "tie_break_order",
+            "bye_points",
+            "table_mode",
+        ]
+
+
+class TeamBrief(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    unit = serializers.CharField(source="unit.name", default="")
+    players = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_players(self, team: Any) -> list[str]:
+        return [m.player.name for m in team.members.all()]
+
+
+class TableOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    mode = serializers.CharField(source="table.mode")
+    team_a = TeamBrief()
+    team_b = TeamBrief()
+    status = serializers.CharField(source="tally.status", default="pending")
+    points_a = serializers.IntegerField(source="tally.points_a", default=0)
+    points_b = serializers.IntegerField(source="tally.points_b", default=0)
+    level_a = serializers.IntegerField(source="tally.level_a", default=2)
+    level_b = serializers.IntegerField(source="tally.level_b", default=2)
+    winner_side = serializers.CharField(source="tally.winner_side", default="")
+
+
+class RoundOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    event = serializers.IntegerField(source="event_id")
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+class RoundDetailOutput(RoundOutput):
+    tables = serializers.SerializerMethodField()
+    byes = serializers.SerializerMethodField()
+
+    @extend_schema_field(TableOutput(many=True))
+    def get_tables(self, round: Round) -> list[dict[str, Any]]:
+        return TableOutput(round_tables(round=round), many=True).data
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_byes(self, round: Round) -> list[dict[str, Any]]:
+        return [{"id": t.pk, "name": t.name} for t in round_byes(round=round)]
+
+
+class RoundCreateInput(serializers.Serializer):
+    confirm = serializers.BooleanField(default=False)
+
+
+class TablesInput(serializers.Serializer):
+    tables = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    )
+    modes = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class ResultInput(serializers.Serializer):
+    first_dealer = serializers.IntegerField(min_value=0, max_value=5)
+    deals = serializers.ListField(child=serializers.DictField(), min_length=1)
+
+
+class RejectInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class ResultOutput(serializers.ModelSerializer):
+    pairing = serializers.IntegerField(source="pairing_id")
+    submitted_by = serializers.CharField(source="submitted_by.username")
+    reviewed_by = serializers.CharField(source="reviewed_by.username", default=None)
+
+    class Meta:
+        model = ResultSubmission
+        fields = [
+            "id",
+            "pairing",
+            "version",
+            "status",
+            "first_dealer",
+            "deals",
+            "submitted_by",
+            "submitted_at",
+            "reviewed_by",
+            "reviewed_at",
+            "note",
+        ]
+
+
+def _parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        raise ApplicationError("Bad input.", extra={"errors": serializer.errors})
+    return dict(serializer.validated_data)
+
+
+# --- Events and standings -------------------------------------------------------------------------
+
+
+class EventListApi(APIView):
+    @extend_schema(responses=EventOutput(many=True))
+    def get(self, request: Request) -> Response:
+        events: QuerySet[Event] = events_visible_to(request.user).select_related("meet")
+        return Response(EventOutput(events, many=True).data)
+
+
+class EventDetailApi(APIView):
+    @extend_schema(responses=EventOutput)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(EventOutput(_event_for(request, pk)).data)
+
+
+KIND = OpenApiParameter("kind", str, enum=list(STANDINGS_KINDS), default="team")
+
+
+def _kind(request: Request) -> str:
+    kind = request.query_params.get("kind", "team")
+    if kind not in STANDINGS_KINDS:
+        raise ApplicationError(f"kind is one of: {', '.join(STANDINGS_KINDS)} (got {kind!r}).")
+    return kind
+
+
+def standings_rows_fresh(event: Event, kind: str) -> list[dict[str, object]]:
+    """Refresh the tallies of running rounds, then return the standings rows."""
+    event_tallies_refresh(event=event)
+    return event_standings_rows(event=event, kind=kind)
+
+
+class StandingsApi(APIView):
+    @extend_schema(
+        parameters=[KIND],
+        responses=inline_serializer(
+            "Standings",
+            {
+                "event": serializers.IntegerField(),
+                "kind": serializers.CharField(),
+                "tie_breaks": serializers.ListField(child=serializers.CharField()),
+                "columns": serializers.ListField(child=serializers.CharField()),
+                "rows": serializers.ListField(child=serializers.DictField()),
+            },
+        ),
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        kind = _kind(request)
+        event = _event_for(request, pk)
+        return Response(
+            {
+                "event": event.pk,
+                "kind": kind,
+                "tie_breaks": list(event.tie_break_order or []),
+                "columns": list(STANDINGS_COLUMNS[kind]),
+                "rows": standings_rows_fresh(event, kind),
+            }
+        )
+
+
+def standings_csv(event: Event, kind: str) -> HttpResponse:
+    """Return the standings as a CSV download (UTF-8 with a BOM, so spreadsheet programs read the
+    Chinese names)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=STANDINGS_COLUMNS[kind], extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(standings_rows_fresh(event, kind))
+    response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{kind}.csv"'
+    return response
+
+
+class StandingsCsvApi(APIView):
+    @extend_schema(parameters=[KIND], responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        kind = _kind(request)
+        return standings_csv(_event_for(request, pk), kind)
+
+
+class MeetStandingsApi(APIView):
+    @extend_schema(
+        responses=inline_serializer(
+            "MeetStandings",
+            {
+                "meet": serializers.IntegerField(),
+                "placement_points": serializers.ListField(child=serializers.IntegerField()),
+                "rows": serializers.ListField(child=serializers.DictField()),
+            },
+        )
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        from tournaments.models import Unit
+
+        meet = get_object_or_404(Meet, pk=pk)
+        rows = meet_unit_standings(meet=meet, user=request.user)
+        if not rows and not events_visible_to(request.user).filter(meet=meet).exists():
+            raise Http404
+        names = dict(Unit.objects.filter(pk__in=[r.unit for r in rows]).values_list("pk", "name"))
+        return Response(
+            {
+                "meet": meet.pk,
+                "placement_points": list(meet.placement_points or []),
+                "rows": [
+                    {
+                        "rank": r.rank,
+                        "unit_id": r.unit,
+                        "unit": names.get(r.unit, ""),
+                        "points": r.points,
+                        "places": [{"event": e, "place": p} for e, p in r.places],
+                        "tied": r.tied,
+                    }
+                    for r in rows
+                ],
+            }
+        )
+
+
+# --- Rounds ---------------------------------------------------------------------------------------
+
+
+class EventRoundsApi(APIView):
+    @extend_schema(responses=RoundOutput(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        event = _event_for(request, pk)
+        return Response(RoundOutput(event.rounds.order_by("number"), many=True).data)
+
+    @extend_schema(request=RoundCreateInput, responses={201: RoundDetailOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        data = _parse(RoundCreateInput, request.data)
+        event = _event_for(request, pk)
+        round = services.round_create_paired(
+            event=event, user=_require_user(request), confirm=data["confirm"]
+        )
+        return Response(RoundDetailOutput(round).data, status=201)
+
+
+class RoundDetailApi(APIView):
+    @extend_schema(responses=RoundDetailOutput)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(RoundDetailOutput(_round_for(request, pk)).data)
+
+
+class RoundTablesApi(APIView):
+    @extend_schema(request=TablesInput, responses=RoundDetailOutput)
+    def put(self, request: Request, pk: int) -> Response:
+        data = _parse(TablesInput, request.data)
+        round = services.round_pairings_set(
+            round=_round_for(request, pk),
+            tables=[(a, b) for a, b in data["tables"]],
+            modes=data.get("modes"),
+            user=_require_user(request),
+        )
+        return Response(RoundDetailOutput(round).data)
+
+
+class RoundActionApi(APIView):
+    """POST confirm / start / complete (with ``{"force": true}`` to complete unfinished tables)."""
+
+    action = ""
+
+    @extend_schema(request=None, responses=RoundDetailOutput)
+    def post(self, request: Request, pk: int) -> Response:
+        round = _round_for(request, pk)
+        user = _require_user(request)
+        if self.action == "confirm":
+            round = services.round_confirm(round=round, user=user)
+        elif self.action == "start":
+            round = services.round_start(round=round, user=user)
+        else:
+            force = str(request.data.get("force", "")).lower() in ("1", "true")
+            round = services.round_complete(round=round, user=user, force=force)
+        return Response(RoundDetailOutput(round).data)
+
+
+# --- Results --------------------------------------------------------------------------------------
+
+
+class PairingResultsApi(APIView):
+    @extend_schema(responses=ResultOutput(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        pairing = _pairing_for(request, pk)
+        versions = pairing.results.select_related("submitted_by", "reviewed_by")
+        if not services.event_is_organizer(event=pairing.round.event, user=request.user):
+            versions = versions.filter(status=ResultSubmission.Status.CONFIRMED)
+        return Response(ResultOutput(versions, many=True).data)
+
+    @extend_schema(request=ResultInput, responses={201: ResultOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        data = _parse(ResultInput, request.data)
+        pairing = _pairing_for(request, pk)
+        submission = results_services.result_submit(
+            pairing=pairing,
+            user=_require_user(request),
+            first_dealer=data["first_dealer"],
+            deals=data["deals"],
+        )
+        return Response(ResultOutput(submission).data, status=201)
+
+
+class ResultReviewApi(APIView):
+    action = ""
+
+    @extend_schema(request=RejectInput, responses=ResultOutput)
+    def post(self, request: Request, pk: int) -> Response:
+        submission = get_object_or_404(
+            ResultSubmission.objects.select_related("pairing__round"), pk=pk
+        )
+        _event_for(request, submission.pairing.round.event_id)
+        user = _require_user(request)
+        if self.action == "confirm":
+            submission = results_services.result_confirm(submission=submission, user=user)
+        else:
+            reason = _parse(RejectInput, request.data)["reason"]
+            submission = results_services.result_reject(
+                submission=submission, user=user, reason=reason
+            )
+        return Response(ResultOutput(submission).data)
