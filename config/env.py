@@ -62,6 +62,11 @@ def parse_list(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def _test_name(name: str) -> str:
+    path = Path(name)
+    return str(path.with_name(f"test_{path.name}"))
+
+
 def parse_database_url(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
     """Return a Django DATABASES entry for ``url`` (``sqlite:///path`` or
     ``postgres://user:pw@host:port/db``).
@@ -91,13 +96,14 @@ def parse_database_url(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": name,
             # Web server and Celery worker share the file: wait for locks, take the write lock up
-            # front,
-            # and let readers run beside a writer.
+            # front, and let readers run beside a writer.
             "OPTIONS": {
                 "timeout": 20,
                 "transaction_mode": "IMMEDIATE",
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Tests run real Celery workers in other processes: the test database is a file too.
+            "TEST": {"NAME": None if name == ":memory:" else _test_name(name)},
         }
     if scheme in _POSTGRES_SCHEMES:
         name = unquote(parts.path.lstrip("/"))

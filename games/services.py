@@ -89,6 +89,10 @@ class OfflineDeal:
     leave: int | None = None
 
 
+class MatchGone(ApplicationError):
+    """The match a task was queued for no longer exists (deleted, or a test database gone)."""
+
+
 @dataclass
 class _Locked:
     match: Match
@@ -107,7 +111,7 @@ def _lock(match_id: int) -> _Locked:
     try:
         match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
     except Match.DoesNotExist:
-        raise ApplicationError(f"No match {match_id}.") from None
+        raise MatchGone(f"No match {match_id}.") from None
     deal = match.deals.filter(number=match.current_deal).first() if match.current_deal else None
     seats = list(TableSeat.objects.filter(table_id=match.table_id).select_related("player"))
     return _Locked(match, deal, engine_state.engine_match(match, deal), seats)

@@ -1,0 +1,171 @@
+"""The operator's audit: replay every stored deal with engine/ and compare it with what is stored.
+
+A deal record must replay (every action legal, in order) to the stored result, finishing order,
+points and level step; the action log must be the record's actions; a match's deals must chain
+(seeds, dealers, levels, tribute) to the stored match points and levels. Offline matches are
+scored again from their finishing orders. Reads only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.daguai import Record, RecordError, ReplayError, replay, replay_match
+from engine.daguai.offline import OfflineEntry, score_match
+from engine.errors import EngineError
+from games import engine_state
+from games.models import Deal, LevelStep, Match, Table, level_label
+
+__all__ = ["Problem", "Audit", "matches_audit"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One mismatch: where (match, deal) and what."""
+
+    match_id: int
+    deal_number: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"match {self.match_id}"
+        if self.deal_number is not None:
+            where += f" deal {self.deal_number}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Audit:
+    """What was checked and what did not match."""
+
+    matches: int
+    deals: int
+    actions: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def matches_audit(matches: Iterable[Match]) -> Audit:
+    """Check every deal of ``matches``; returns the counts and every problem found."""
+    problems: list[Problem] = []
+    counts = [0, 0, 0]
+    for match in matches:
+        counts[0] += 1
+        deals = list(match.deals.order_by("number").prefetch_related("actions"))
+        counts[1] += len(deals)
+        counts[2] += sum(d.seq for d in deals)
+        if match.table.mode == Table.Mode.OFFLINE:
+            problems += _offline(match, deals)
+        else:
+            problems += _online(match, deals)
+    return Audit(counts[0], counts[1], counts[2], tuple(problems))
+
+
+def _online(match: Match, deals: list[Deal]) -> list[Problem]:
+    problems: list[Problem] = []
+    steps = {s.deal_number: s for s in LevelStep.objects.filter(match=match)}
+    records: list[Record] = []
+    for deal in deals:
+        here = [Problem(match.pk, deal.number, m) for m in _deal(deal, steps, records)]
+        problems += here
+    if problems:
+        return problems
+    finished = [r for r in records if r.result is not None]
+    if len(finished) != len(records):
+        return problems
+    try:
+        replayed = replay_match(records, left=match.left_seat) if records else None
+    except EngineError as exc:
+        return [Problem(match.pk, None, f"the deals do not chain: {exc}")]
+    if replayed is not None:
+        if list(replayed.points) != match.seat_points:
+            problems.append(
+                Problem(
+                    match.pk,
+                    None,
+                    f"points {match.seat_points} stored, {list(replayed.points)} replayed",
+                )
+            )
+        levels = (int(replayed.levels.a), int(replayed.levels.b))
+        if levels != (match.level_a, match.level_b):
+            problems.append(Problem(match.pk, None, f"levels {levels} replayed"))
+    if match.current_deal > len(finished):  # a deal being played: its log must replay
+        try:
+            engine_state.forget(match.pk)
+            engine_state.engine_match(match, deals[-1] if deals else None)
+        except engine_state.StateError as exc:
+            problems.append(Problem(match.pk, match.current_deal, str(exc)))
+    return problems
+
+
+def _deal(deal: Deal, steps: dict[int, LevelStep], records: list[Record]) -> list[str]:
+    logged = [engine_state.to_engine(a) for a in sorted(deal.actions.all(), key=lambda a: a.seq)]
+    if deal.status != Deal.Status.FINISHED:
+        return []
+    try:
+        record = Record.loads(deal.record)
+    except RecordError as exc:
+        return [f"the record does not read: {exc}"]
+    records.append(record)
+    if list(record.actions) != logged:
+        first = next(
+            (i for i, (a, b) in enumerate(zip(record.actions, logged, strict=False), 1) if a != b),
+            min(len(record.actions), len(logged)) + 1,
+        )
+        return [f"the action log differs from the record at action {first}"]
+    try:
+        replayed = replay(record)
+    except (ReplayError, RecordError) as exc:
+        return [f"the record does not replay: {exc}"]
+    result = replayed.result
+    assert result is not None
+    problems = []
+    if result.to_json() != deal.result:
+        problems.append("the stored result differs from the replay")
+    if list(replayed.finish) != deal.finishing_order:
+        problems.append(f"finishing order {deal.finishing_order}, replayed {list(replayed.finish)}")
+    if list(result.points) != deal.seat_points:
+        problems.append(f"points {deal.seat_points}, replayed {list(result.points)}")
+    step = steps.get(deal.number)
+    levels = getattr(result, "levels", None)
+    if levels is not None and (
+        step is None or (step.level_a, step.level_b) != (int(levels.a), int(levels.b))
+    ):
+        stored = (
+            None if step is None else f"{level_label(step.level_a)},{level_label(step.level_b)}"
+        )
+        problems.append(f"level step {stored}, replayed {levels}")
+    return problems
+
+
+def _offline(match: Match, deals: list[Deal]) -> list[Problem]:
+    entries = []
+    for deal in deals:
+        result = deal.result or {}
+        if result.get("outcome") == "escape":
+            entries.append(OfflineEntry(tuple(deal.finishing_order), escape=result.get("seat")))
+        else:
+            entries.append(OfflineEntry(tuple(deal.finishing_order)))
+    if match.left_seat is not None:
+        entries.append(OfflineEntry(leave=match.left_seat))
+    first = deals[0].dealer_seat if deals else 0
+    try:
+        scored = score_match(
+            first_dealer=first,
+            entries=entries,
+            rules=engine_state.rules_of(match),
+            base=match.base_score,
+        )
+    except EngineError as exc:
+        return [Problem(match.pk, None, f"the entered deals do not score: {exc}")]
+    problems = []
+    for deal, scored_deal in zip(deals, scored.deals, strict=False):
+        if scored_deal.result.to_json() != deal.result:
+            problems.append(Problem(match.pk, deal.number, "the stored result differs"))
+    if list(scored.points) != match.seat_points:
+        problems.append(Problem(match.pk, None, f"points {match.seat_points} stored"))
+    return problems

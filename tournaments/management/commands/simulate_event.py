@@ -1,0 +1,63 @@
+"""`manage.py simulate_event`: a throw-away event of bot teams, every round played on Celery."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from config.exceptions import ApplicationError
+from tournaments.management.commands._progress import ProgressBar
+from tournaments.running import event_simulate
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a throw-away event with bot teams, pair and run every round on the Celery "
+        "workers, and print a summary (matches, deals, actions, escapes, wall time)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--teams", type=_positive, default=8, help="bot teams (default 8)")
+        parser.add_argument("--rounds", type=_positive, default=3, help="rounds (default 3)")
+        parser.add_argument("--deals", type=_positive, default=3, help="deals per match (3)")
+        parser.add_argument("--seed", type=int, default=0, help="seed for the bots' kinds")
+        parser.add_argument("--timeout", type=float, default=3600.0, help="seconds at most")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["teams"] < 2:
+            raise CommandError("--teams must be at least 2.", returncode=2)
+        bar = ProgressBar("simulate_event", stream=self.stderr._out)
+        try:
+            summary = event_simulate(
+                teams=options["teams"],
+                rounds=options["rounds"],
+                deals=options["deals"],
+                seed=options["seed"],
+                timeout=options["timeout"],
+                progress=lambda r, done, total: bar.update(done, total, f"round {r}"),
+            )
+        except ApplicationError as exc:
+            raise CommandError(exc.message, returncode=2) from exc
+        finally:
+            bar.close()
+        data = summary.to_json()
+        if options["json"]:
+            self.stdout.write(json.dumps(data, ensure_ascii=False))
+        else:
+            self.stdout.write(
+                f"event {data['event']} ({summary.event.name}): {data['rounds']} rounds, "
+                f"{data['matches']} matches, {data['deals']} deals, {data['actions']} actions, "
+                f"{data['escapes']} escapes in {data['seconds']} s"
+            )
+        if not summary.complete:
+            raise CommandError("Timed out before every round finished.", returncode=1)
