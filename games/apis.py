@@ -56,10 +56,11 @@ def _validated(serializer: serializers.Serializer[Any]) -> dict[str, Any]:
 def seat_view_of(state: dict[str, Any]) -> SeatView:
     """What :func:`games.checks.selection_explain` needs, read from a seat's state."""
     deal = state.get("deal") or {}
-    seat = state.get("seat")
+    you = state.get("you") or {}
+    seat = you.get("seat")
     trick = deal.get("trick") or {}
     return SeatView(
-        hand=deal.get("hand") or "",
+        hand=you.get("hand") or "",
         level=str(deal.get("level") or "2"),
         current=trick.get("current"),
         my_turn=seat is not None and deal.get("phase") == "play" and deal.get("turn") == seat,

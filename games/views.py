@@ -9,11 +9,90 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors
 from games.models import Table
 from games.practice import practice_table_open
+
+
+def table_strings() -> dict[str, Any]:
+    """The words the table page's script shows, in the request's language (rule terms keep
+    their Chinese names). ``%(name)s`` placeholders are filled in by the script."""
+    return {
+        "bigJoker": "大怪",
+        "smallJoker": "小怪",
+        "sideA": _("Team A"),
+        "sideB": _("Team B"),
+        "dealer": _("dealer (庄)"),
+        "cardsLeft": _("%(n)s cards"),
+        "finished": _("finished #%(n)s"),
+        "systemPlays": _("system plays ×%(n)s"),
+        "passed": _("pass"),
+        "toBeat": _("to beat, played by %(name)s:"),
+        "leads": _("%(name)s leads"),
+        "lastTrick": _("%(name)s won the last trick"),
+        "noMatch": _("No match at this table yet."),
+        "dealOf": _("deal %(n)s of %(total)s"),
+        "levelRank": _("级牌 %(rank)s"),
+        "levels": _("levels A %(a)s : B %(b)s"),
+        "teamPoints": _("points A %(a)s : B %(b)s"),
+        "matchOver": _("The match is over."),
+        "betweenDeals": _("The deal is over; the next deal is being dealt."),
+        "returnPrompt": _(
+            "%(name)s paid you %(card)s (进贡). Select one card to return to them (还贡)."
+        ),
+        "waitingReturn": _("Waiting for the return (还贡) of %(names)s."),
+        "yourTurnLead": _("Your lead: select cards and play."),
+        "yourTurnFollow": _("Your turn: beat the play or pass."),
+        "waitingFor": _("Waiting for %(name)s."),
+        "tribute": _("进贡 and 还贡"),
+        "tributeLine": _("%(payer)s → %(receiver)s"),
+        "returned": _("returned (还贡)"),
+        "escapeDuring": _("%(name)s escaped (逃跑): the match ends."),
+        "leftBetween": _("%(name)s left between deals: the match ends."),
+        "draw": _("A draw: no tribute, no points."),
+        "won": _("%(side)s won the deal."),
+        "payers": _("Paying: %(names)s."),
+        "levelChange": _("Levels A %(a0)s : B %(b0)s → A %(a)s : B %(b)s."),
+        "passedA": _("Passed A (过A)!"),
+        "dealResult": _("Result of deal %(n)s"),
+        "finishOrder": _("Finishing order:"),
+        "matchWinner": _("%(side)s won the match."),
+        "matchTie": _("The match is tied."),
+        "endReasons": {
+            "deals_played": _("all deals played"),
+            "passed_a": _("passed A (过A)"),
+            "escape": _("escape (逃跑)"),
+            "left": _("left between deals"),
+        },
+        "backToMyPage": _("Back to my page"),
+        "progress": _("The match so far"),
+        "ladder": _("Levels (A:B):"),
+        "secondsLeft": _("%(n)s s"),
+        "serverError": _("The server could not answer. Try again."),
+        "offline": _("No connection to the server."),
+        "stale": _("Someone acted first; the table has been refreshed."),
+        "selectFirst": _("Select cards first."),
+        "selectOne": _("Select exactly one card to return (还贡)."),
+        "hintCount": _("%(n)s legal plays; tap one to select it."),
+        "hintPass": _("You may also pass."),
+        "hintNone": _("No play can beat this: pass."),
+        "hintMore": _("… and %(n)s more."),
+        "groupBySuit": _("Group by suit"),
+        "groupByRank": _("Group by rank"),
+        "leaveConfirm": _(
+            "Leave the table? During a deal this is an escape (逃跑) and costs your team points."
+        ),
+        "conn": {
+            "connecting": _("connecting…"),
+            "live": _("live"),
+            "reconnecting": _("reconnecting…"),
+            "polling": _("refreshing every 2 s"),
+            "offline": _("offline"),
+        },
+    }
 
 
 def seat_of_request(request: HttpRequest, table: Table) -> int | None:
@@ -37,9 +116,14 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "leaveUrl": reverse("api:table_leave", args=[table.pk]),
         "wsPath": f"/ws/tables/{table.pk}/",
         "csrfToken": get_token(request),
+        "mePath": reverse("accounts:me"),
         "state": selectors.table_state(table=table, seat=seat),
     }
-    return render(request, "games/table.html", {"table": table, "seat": seat, "config": config})
+    return render(
+        request,
+        "games/table.html",
+        {"table": table, "seat": seat, "config": config, "strings": table_strings()},
+    )
 
 
 @login_required

@@ -1,0 +1,665 @@
+/* Luzi table page: shows the state the server sends and sends the player's choices.
+ *
+ * No rule of the game lives here. The server decides everything: the hand arrives sorted in the
+ * deal's single-card order, the legal plays arrive with the state, and a selection is explained by
+ * the server (POST check/) before it is sent. This file only draws, selects and talks.
+ */
+(function () {
+  "use strict";
+
+  var config = JSON.parse(document.getElementById("table-config").textContent);
+  var T = JSON.parse(document.getElementById("table-strings").textContent);
+  var mySeat = config.seat;
+  var state = null;
+  var selected = []; // indexes into the hand's tokens
+  var bySuit = false;
+  var verdict = null; // the server's last answer for the current selection
+  var checkTimer = null;
+  var checkToken = 0;
+  var sending = false;
+  var socket = null;
+  var retries = 0;
+  var pollTimer = null;
+  var autoPassTimer = null;
+
+  var $ = function (id) { return document.getElementById(id); };
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_m, key) {
+      return values[key] === undefined ? "" : String(values[key]);
+    });
+  }
+
+  // --- cards -----------------------------------------------------------------------------------
+  var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+  function cardParts(token) {
+    if (token === "BJ") return { rank: T.bigJoker, suit: "", joker: "big" };
+    if (token === "SJ") return { rank: T.smallJoker, suit: "", joker: "small" };
+    return { rank: token.slice(0, -1), suit: token.slice(-1), joker: "" };
+  }
+
+  function cardEl(token, tag) {
+    var el = document.createElement(tag || "span");
+    var p = cardParts(token);
+    el.className = "card-face" + (p.suit === "H" || p.suit === "D" || p.joker === "big" ? " red" : "") +
+      (p.joker ? " joker" : "");
+    if (state && state.deal && p.rank === state.deal.level) el.className += " level";
+    el.dataset.token = token;
+    var r = document.createElement("span");
+    r.className = "rank";
+    r.textContent = p.rank;
+    el.appendChild(r);
+    if (p.suit) {
+      var s = document.createElement("span");
+      s.className = "suit";
+      s.textContent = SUITS[p.suit] || p.suit;
+      el.appendChild(s);
+    }
+    el.setAttribute("aria-label", p.joker ? p.rank : p.rank + (SUITS[p.suit] || p.suit));
+    return el;
+  }
+
+  function cardsRow(text) {
+    var row = document.createElement("span");
+    row.className = "cards";
+    (text || "").split(" ").filter(Boolean).forEach(function (t) { row.appendChild(cardEl(t)); });
+    return row;
+  }
+
+  // --- state helpers ---------------------------------------------------------------------------
+  function hand() { return state && state.you && state.you.hand ? state.you.hand.split(" ").filter(Boolean) : []; }
+  function deal() { return state ? state.deal : null; }
+  function seatName(seat) { return state.seats[seat] ? state.seats[seat].player : "#" + seat; }
+  function legalActions() { return state && state.you ? state.you.legal || [] : []; }
+  function myTurn() {
+    var d = deal();
+    return mySeat !== null && d && d.phase === "play" && d.turn === mySeat;
+  }
+  function myReturn() {
+    var d = deal();
+    return mySeat !== null && d && d.phase === "return" && d.awaiting.indexOf(mySeat) >= 0;
+  }
+  function newer(next) {
+    if (!state) return true;
+    if (next.match && state.match && next.match.id !== state.match.id) return next.match.id > state.match.id;
+    if (next.deal_number !== state.deal_number) return next.deal_number > state.deal_number;
+    return next.seq >= state.seq;
+  }
+
+  // --- drawing ---------------------------------------------------------------------------------
+  function position(seat) {
+    var base = mySeat === null ? 0 : mySeat;
+    return (seat - base + 6) % 6; // 0 bottom (you), then counter-clockwise: right, top-right, ...
+  }
+
+  function sideName(side) { return side === "A" ? T.sideA : T.sideB; }
+
+  function lastInTrick(seat) {
+    var d = deal();
+    if (!d || !d.trick) return null;
+    var found = null;
+    d.trick.actions.forEach(function (a) { if (a.seat === seat) found = a; });
+    return found;
+  }
+
+  function drawSeats() {
+    var d = deal();
+    state.seats.forEach(function (s) {
+      var box = document.querySelector('.seat[data-pos="' + position(s.seat) + '"]');
+      box.innerHTML = "";
+      box.className = "seat pos-" + position(s.seat) + " side-" + s.side;
+      box.id = "seat-" + s.seat;
+      if (d && d.turn === s.seat && d.phase === "play") box.className += " turn";
+      if (d && d.awaiting && d.awaiting.indexOf(s.seat) >= 0) box.className += " awaiting";
+      if (s.seat === mySeat) box.className += " me";
+      var head = document.createElement("div");
+      head.className = "seat-head";
+      var name = document.createElement("strong");
+      name.textContent = s.player + (s.is_bot ? " 🤖" : "");
+      head.appendChild(name);
+      var tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = sideName(s.side);
+      head.appendChild(tag);
+      if (d && d.dealer === s.seat) {
+        var dealer = document.createElement("span");
+        dealer.className = "tag dealer";
+        dealer.textContent = T.dealer;
+        head.appendChild(dealer);
+      }
+      box.appendChild(head);
+      var info = document.createElement("div");
+      info.className = "seat-info";
+      var bits = [];
+      if (s.cards !== null && s.cards !== undefined) bits.push(fmt(T.cardsLeft, { n: s.cards }));
+      if (d && d.finish.indexOf(s.seat) >= 0) bits.push(fmt(T.finished, { n: d.finish.indexOf(s.seat) + 1 }));
+      if (d && d.streaks && d.streaks[s.seat] > 0) bits.push(fmt(T.systemPlays, { n: d.streaks[s.seat] }));
+      info.textContent = bits.join(" · ");
+      box.appendChild(info);
+      var last = lastInTrick(s.seat);
+      var played = document.createElement("div");
+      played.className = "seat-play";
+      if (last && last.kind === "pass") {
+        played.textContent = T.passed;
+        played.className += " passed";
+      } else if (last && last.cards) {
+        played.appendChild(cardsRow(last.cards));
+      }
+      box.appendChild(played);
+      if (d && d.awaiting && d.awaiting.indexOf(s.seat) >= 0 && state.deadline) {
+        var clock = document.createElement("div");
+        clock.className = "countdown";
+        clock.dataset.deadline = state.deadline;
+        box.appendChild(clock);
+      }
+    });
+  }
+
+  function drawCenter() {
+    var d = deal();
+    var trick = $("trick");
+    var last = $("last-trick");
+    trick.innerHTML = "";
+    last.textContent = "";
+    if (!d) return;
+    if (d.trick && d.trick.current) {
+      var who = document.createElement("div");
+      who.className = "meta";
+      who.textContent = fmt(T.toBeat, { name: seatName(d.trick.current_seat) });
+      trick.appendChild(who);
+      trick.appendChild(cardsRow(d.trick.current));
+    } else if (d.phase === "play") {
+      trick.textContent = fmt(T.leads, { name: seatName(d.turn) });
+    }
+    if (d.last_trick && (!d.trick || !d.trick.actions.length)) {
+      last.textContent = fmt(T.lastTrick, { name: seatName(d.last_trick.winner) });
+    }
+  }
+
+  function drawHead() {
+    var m = state.match;
+    var d = deal();
+    if (!m) {
+      $("deal-info").textContent = T.noMatch;
+      $("level-info").textContent = "";
+      return;
+    }
+    $("deal-info").textContent = fmt(T.dealOf, { n: m.deal_number, total: m.deals_per_match });
+    var level = d ? fmt(T.levelRank, { rank: d.level }) + " · " : "";
+    $("level-info").textContent = level + fmt(T.levels, { a: m.levels.A, b: m.levels.B }) +
+      " · " + fmt(T.teamPoints, { a: m.team_points.A, b: m.team_points.B });
+  }
+
+  function drawHand() {
+    var box = $("hand");
+    if (!box) return;
+    box.innerHTML = "";
+    var tokens = hand();
+    var order = tokens.map(function (_t, i) { return i; });
+    if (bySuit) {
+      var rankOf = function (t) { return t === "BJ" || t === "SJ" ? "" : t.slice(-1); };
+      var suitOrder = { "": 0, S: 1, H: 2, C: 3, D: 4 };
+      order.sort(function (a, b) {
+        return (suitOrder[rankOf(tokens[a])] - suitOrder[rankOf(tokens[b])]) || (a - b);
+      });
+    }
+    var prevGroup = null;
+    order.forEach(function (i) {
+      var t = tokens[i];
+      var group = bySuit ? (t === "BJ" || t === "SJ" ? "J" : t.slice(-1)) : t.slice(0, -1);
+      var btn = cardEl(t, "button");
+      btn.type = "button";
+      btn.dataset.index = i;
+      if (prevGroup !== null && group !== prevGroup) btn.className += " group-start";
+      prevGroup = group;
+      if (selected.indexOf(i) >= 0) {
+        btn.className += " selected";
+        btn.setAttribute("aria-pressed", "true");
+      } else {
+        btn.setAttribute("aria-pressed", "false");
+      }
+      box.appendChild(btn);
+    });
+  }
+
+  function setMessage(text, kind) {
+    var el = $("message");
+    el.textContent = text || "";
+    el.className = "message" + (kind ? " " + kind : "");
+  }
+
+  function drawPrompt() {
+    var d = deal();
+    var m = state.match;
+    var text = "";
+    if (!m) text = T.noMatch;
+    else if (m.status !== "playing") text = T.matchOver;
+    else if (!d || d.phase === "over") text = T.betweenDeals;
+    else if (myReturn()) {
+      var t = (d.tributes || []).filter(function (x) { return x.receiver === mySeat; })[0];
+      text = fmt(T.returnPrompt, { name: t ? seatName(t.payer) : "", card: t && t.card ? t.card : "" });
+    } else if (d.phase === "return") {
+      text = fmt(T.waitingReturn, { names: d.awaiting.map(seatName).join(", ") });
+    } else if (myTurn()) {
+      text = d.trick && d.trick.current ? T.yourTurnFollow : T.yourTurnLead;
+    } else if (d.turn !== null && d.turn !== undefined) {
+      text = fmt(T.waitingFor, { name: seatName(d.turn) });
+    }
+    $("prompt").textContent = text;
+  }
+
+  function drawControls() {
+    if (mySeat === null || !$("btn-play")) return;
+    var turn = myTurn();
+    var ret = myReturn();
+    var d = deal();
+    $("btn-play").hidden = ret;
+    $("btn-return").hidden = !ret;
+    $("btn-play").disabled = sending || !turn || !selected.length || (verdict && !verdict.ok);
+    $("btn-return").disabled = sending || selected.length !== 1;
+    $("btn-pass").disabled = sending || !turn || !(d && d.trick && d.trick.current);
+    $("btn-hint").disabled = !(turn || ret);
+    var playing = state.match && state.match.status === "playing";
+    $("btn-leave").disabled = !playing;
+  }
+
+  function tributeLines(d) {
+    return (d.tributes || []).map(function (t) {
+      var line = fmt(T.tributeLine, { payer: seatName(t.payer), receiver: seatName(t.receiver) });
+      if (t.card) line += " " + t.card;
+      if (t.returned) line += " · " + T.returned + (t["return"] ? " " + t["return"] : "");
+      return line;
+    });
+  }
+
+  function resultText(r) {
+    if (!r) return "";
+    if (r.outcome === "escape") {
+      return fmt(r.during_deal ? T.escapeDuring : T.leftBetween, { name: seatName(r.seat) });
+    }
+    if (r.outcome === "draw") return T.draw;
+    var payers = (r.payers || []).map(seatName).join(", ");
+    var text = fmt(T.won, { side: sideName(r.winner) }) + " " + fmt(T.payers, { names: payers });
+    if (r.levels_before && r.levels) {
+      text += " " + fmt(T.levelChange, {
+        a0: r.levels_before.A, b0: r.levels_before.B, a: r.levels.A, b: r.levels.B,
+      });
+    }
+    if (r.passed_a) text += " " + T.passedA;
+    return text;
+  }
+
+  function pointsTable(points) {
+    var table = document.createElement("table");
+    table.className = "points";
+    var head = document.createElement("tr");
+    var row = document.createElement("tr");
+    state.seats.forEach(function (s) {
+      var th = document.createElement("th");
+      th.textContent = s.player;
+      head.appendChild(th);
+      var td = document.createElement("td");
+      var p = points[String(s.seat)] !== undefined ? points[String(s.seat)] : points[s.seat];
+      td.textContent = p > 0 ? "+" + p : String(p);
+      row.appendChild(td);
+    });
+    table.appendChild(head);
+    table.appendChild(row);
+    return table;
+  }
+
+  function drawResult() {
+    var box = $("result");
+    var d = deal();
+    var m = state.match;
+    box.innerHTML = "";
+    var show = d && d.phase === "over" && d.result;
+    var tributes = d && d.tributes && d.tributes.length && d.phase !== "over";
+    if (!show && !tributes && !(m && m.status !== "playing")) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    if (tributes) {
+      var h = document.createElement("h2");
+      h.textContent = T.tribute;
+      box.appendChild(h);
+      tributeLines(d).forEach(function (line) {
+        var p = document.createElement("p");
+        p.textContent = line;
+        box.appendChild(p);
+      });
+    }
+    if (show) {
+      var h2 = document.createElement("h2");
+      h2.id = "deal-result";
+      h2.textContent = fmt(T.dealResult, { n: state.deal_number });
+      box.appendChild(h2);
+      var p2 = document.createElement("p");
+      p2.textContent = resultText(d.result);
+      box.appendChild(p2);
+      if (d.finish && d.finish.length) {
+        var f = document.createElement("p");
+        f.textContent = T.finishOrder + " " + d.finish.map(seatName).join(" → ");
+        box.appendChild(f);
+      }
+      box.appendChild(pointsTable(d.result.points));
+    }
+    if (m && m.status !== "playing") {
+      var h3 = document.createElement("h2");
+      h3.id = "match-over";
+      h3.textContent = T.matchOver;
+      box.appendChild(h3);
+      var p3 = document.createElement("p");
+      p3.textContent = (m.winner ? fmt(T.matchWinner, { side: sideName(m.winner) }) : T.matchTie) +
+        (m.end_reason ? " (" + (T.endReasons[m.end_reason] || m.end_reason) + ")" : "");
+      box.appendChild(p3);
+      box.appendChild(pointsTable(m.points));
+      if (mySeat !== null) {
+        var again = document.createElement("p");
+        again.innerHTML = "";
+        var a = document.createElement("a");
+        a.href = config.mePath;
+        a.textContent = T.backToMyPage;
+        again.appendChild(a);
+        box.appendChild(again);
+      }
+    }
+  }
+
+  function drawProgress() {
+    var box = $("progress");
+    var m = state.match;
+    box.innerHTML = "";
+    if (!m) return;
+    var h = document.createElement("h2");
+    h.textContent = T.progress;
+    box.appendChild(h);
+    var ladder = document.createElement("p");
+    ladder.textContent = T.ladder + " " + m.ladder.map(function (s) { return s.A + ":" + s.B; }).join(" → ");
+    box.appendChild(ladder);
+    var list = document.createElement("ol");
+    (m.results || []).forEach(function (r) {
+      var li = document.createElement("li");
+      li.textContent = resultText(r);
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+  }
+
+  function tickCountdowns() {
+    var now = Date.now();
+    document.querySelectorAll(".countdown").forEach(function (el) {
+      var left = Math.max(0, Math.ceil((Date.parse(el.dataset.deadline) - now) / 1000));
+      el.textContent = fmt(T.secondsLeft, { n: left });
+      el.className = "countdown" + (left <= 5 ? " urgent" : "");
+    });
+  }
+
+  function render(next) {
+    if (!newer(next)) return;
+    var oldHand = state && state.you ? state.you.hand : null;
+    var oldKey = state ? [state.deal_number, state.seq].join(":") : "";
+    state = next;
+    if (!state.you || state.you.hand !== oldHand) {
+      selected = [];
+      verdict = null;
+      hideHints();
+    }
+    if (oldKey !== [state.deal_number, state.seq].join(":")) {
+      verdict = null;
+      if (selected.length) scheduleCheck();
+    }
+    document.body.dataset.seq = state.seq;
+    document.body.dataset.deal = state.deal_number;
+    drawHead();
+    drawSeats();
+    drawCenter();
+    drawHand();
+    drawPrompt();
+    drawControls();
+    drawResult();
+    drawProgress();
+    tickCountdowns();
+    maybeAutoPass();
+  }
+
+  // --- selecting and checking ------------------------------------------------------------------
+  function selectedCards() {
+    var tokens = hand();
+    return selected.map(function (i) { return tokens[i]; }).join(" ");
+  }
+
+  function scheduleCheck() {
+    clearTimeout(checkTimer);
+    verdict = null;
+    if (!selected.length) {
+      setMessage("");
+      drawControls();
+      return;
+    }
+    checkTimer = setTimeout(check, 120);
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": config.csrfToken },
+      body: JSON.stringify(body || {}),
+    }).then(function (response) {
+      return response.json().catch(function () { return { detail: T.serverError }; })
+        .then(function (data) { return { status: response.status, data: data }; });
+    });
+  }
+
+  function check() {
+    var token = ++checkToken;
+    var cards = selectedCards();
+    post(config.checkUrl, { cards: cards }).then(function (r) {
+      if (token !== checkToken) return;
+      if (r.status !== 200) {
+        verdict = { ok: false, message: r.data.detail || T.serverError };
+      } else {
+        verdict = r.data;
+      }
+      setMessage(verdict.message, verdict.ok ? "ok" : "bad");
+      drawControls();
+    }).catch(function () { setMessage(T.offline, "bad"); });
+  }
+
+  function toggle(index) {
+    var at = selected.indexOf(index);
+    if (at >= 0) selected.splice(at, 1); else selected.push(index);
+    drawHand();
+    scheduleCheck();
+    drawControls();
+  }
+
+  function selectCards(text) {
+    var tokens = hand();
+    var want = text.split(" ").filter(Boolean);
+    selected = [];
+    want.forEach(function (t) {
+      for (var i = 0; i < tokens.length; i++) {
+        if (tokens[i] === t && selected.indexOf(i) < 0) { selected.push(i); break; }
+      }
+    });
+    drawHand();
+    scheduleCheck();
+    drawControls();
+  }
+
+  // --- hints -----------------------------------------------------------------------------------
+  function hideHints() {
+    var box = $("hints");
+    if (box) { box.hidden = true; box.innerHTML = ""; }
+  }
+
+  function showHints() {
+    var box = $("hints");
+    if (!box.hidden) { hideHints(); return; }
+    box.innerHTML = "";
+    var plays = legalActions().filter(function (a) { return a.kind !== "pass"; });
+    var title = document.createElement("p");
+    title.className = "meta";
+    var canPass = legalActions().some(function (a) { return a.kind === "pass"; });
+    title.textContent = plays.length ? fmt(T.hintCount, { n: plays.length }) + (canPass ? " " + T.hintPass : "")
+      : T.hintNone;
+    box.appendChild(title);
+    plays.slice(0, 40).forEach(function (a) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "hint";
+      b.appendChild(cardsRow(a.cards));
+      b.addEventListener("click", function () { selectCards(a.cards); });
+      box.appendChild(b);
+    });
+    if (plays.length > 40) {
+      var more = document.createElement("p");
+      more.className = "meta";
+      more.textContent = fmt(T.hintMore, { n: plays.length - 40 });
+      box.appendChild(more);
+    }
+    box.hidden = false;
+  }
+
+  // --- acting ----------------------------------------------------------------------------------
+  function send(action, cards) {
+    if (sending || !state) return;
+    sending = true;
+    drawControls();
+    post(config.actionUrl, { action: action, cards: cards || "", seq: state.seq }).then(function (r) {
+      sending = false;
+      if (r.status === 200) {
+        selected = [];
+        verdict = null;
+        hideHints();
+        setMessage("");
+        render(r.data);
+      } else {
+        var text = r.data.detail || T.serverError;
+        if (r.status === 409) text = T.stale + " " + text;
+        setMessage(text, "bad");
+        if (r.status === 409) resync();
+      }
+      drawControls();
+    }).catch(function () {
+      sending = false;
+      setMessage(T.offline, "bad");
+      drawControls();
+    });
+  }
+
+  function play() {
+    if (!selected.length) { setMessage(T.selectFirst, "bad"); return; }
+    if (verdict && !verdict.ok) { setMessage(verdict.message, "bad"); return; }
+    send("play", selectedCards());
+  }
+
+  function maybeAutoPass() {
+    clearTimeout(autoPassTimer);
+    var box = $("auto-pass");
+    if (!box || !box.checked || !myTurn()) return;
+    var legal = legalActions();
+    var onlyPass = legal.length && legal.every(function (a) { return a.kind === "pass"; });
+    if (!onlyPass) return;
+    var seq = state.seq;
+    autoPassTimer = setTimeout(function () {
+      if (state.seq === seq && myTurn()) send("pass");
+    }, 800);
+  }
+
+  // --- live updates ----------------------------------------------------------------------------
+  function setConn(kind) {
+    var el = $("conn");
+    el.dataset.state = kind;
+    el.textContent = T.conn[kind];
+  }
+
+  function resync() {
+    return fetch(config.stateUrl, { credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (data) { if (data && data.seats) { state = null; render(data); } })
+      .catch(function () { setConn("offline"); });
+  }
+
+  function startPolling() {
+    if (pollTimer) return;
+    pollTimer = setInterval(resync, 2000);
+  }
+
+  function stopPolling() {
+    clearInterval(pollTimer);
+    pollTimer = null;
+  }
+
+  function connect() {
+    if (!("WebSocket" in window)) { setConn("polling"); startPolling(); return; }
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + config.wsPath);
+    setConn(retries ? "reconnecting" : "connecting");
+    socket.onopen = function () {
+      retries = 0;
+      setConn("live");
+      stopPolling();
+    };
+    socket.onmessage = function (event) {
+      var msg;
+      try { msg = JSON.parse(event.data); } catch (e) { return; }
+      if (msg.type === "state") render(msg.state);
+    };
+    socket.onclose = function () {
+      socket = null;
+      retries += 1;
+      setConn("reconnecting");
+      startPolling(); // keep the page fresh while the socket is away
+      setTimeout(connect, Math.min(10000, 500 * Math.pow(2, Math.min(retries, 5))));
+    };
+  }
+
+  // --- wiring ----------------------------------------------------------------------------------
+  function wire() {
+    if (mySeat === null) return;
+    $("hand").addEventListener("click", function (event) {
+      var btn = event.target.closest("button[data-index]");
+      if (btn) toggle(Number(btn.dataset.index));
+    });
+    $("btn-play").addEventListener("click", play);
+    $("btn-return").addEventListener("click", function () {
+      if (selected.length !== 1) { setMessage(T.selectOne, "bad"); return; }
+      send("return", selectedCards());
+    });
+    $("btn-pass").addEventListener("click", function () { send("pass"); });
+    $("btn-clear").addEventListener("click", function () {
+      selected = [];
+      drawHand();
+      scheduleCheck();
+    });
+    $("btn-hint").addEventListener("click", showHints);
+    $("btn-sort").addEventListener("click", function () {
+      bySuit = !bySuit;
+      this.setAttribute("aria-pressed", String(bySuit));
+      this.textContent = bySuit ? T.groupByRank : T.groupBySuit;
+      drawHand();
+    });
+    var auto = $("auto-pass");
+    auto.checked = window.localStorage && localStorage.getItem("luzi.autopass") === "1";
+    auto.addEventListener("change", function () {
+      if (window.localStorage) localStorage.setItem("luzi.autopass", auto.checked ? "1" : "0");
+      maybeAutoPass();
+    });
+    $("btn-leave").addEventListener("click", function () {
+      if (!window.confirm(T.leaveConfirm)) return;
+      post(config.leaveUrl).then(function (r) {
+        if (r.status === 200) render(r.data); else setMessage(r.data.detail || T.serverError, "bad");
+      });
+    });
+  }
+
+  wire();
+  render(config.state);
+  setInterval(tickCountdowns, 250);
+  connect();
+})();
