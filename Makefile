@@ -8,6 +8,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 PYTEST_ARGS ?=
+VAR := var
 MSGFMT ?= msgfmt
 
 .PHONY: demo test setup install messages migrate lint format clean
@@ -17,7 +18,12 @@ demo: setup migrate
 	@echo ""
 	@echo "Luzi demo: http://127.0.0.1:$(PORT)/   administration: http://127.0.0.1:$(PORT)/admin/"
 	@echo "Log in as 'admin' (superuser) or 'organizer' with the passwords printed above. Ctrl-C stops."
-	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	@echo "A Celery worker (with beat) runs beside the site; bots play the event's first rounds."
+	@trap 'kill 0' EXIT INT TERM; \
+	$(PY) -m celery -A config worker --beat --loglevel WARNING --concurrency 2 \
+		--schedule $(VAR)/celerybeat-schedule >$(VAR)/demo-worker.log 2>&1 & \
+	$(PY) manage.py demo_play --rounds 2 >$(VAR)/demo-play.log 2>&1 & \
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver --noreload 127.0.0.1:$(PORT)
 
 # pytest exit code 5 means "no tests were collected": for this suite that is a broken set-up, so it fails.
 test: setup

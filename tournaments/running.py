@@ -88,6 +88,7 @@ def round_run(
     *,
     round: Round,
     bots: bool = False,
+    bot_delay_ms: int | None = None,
     timeout: float = 3600.0,
     poll: float = 0.5,
     progress: Progress | None = None,
@@ -95,7 +96,7 @@ def round_run(
     """Start every online table of the round, wait until their matches finish (or ``timeout``
     seconds pass), then complete the round when all did. The workers play the games."""
     started = time.monotonic()
-    round_tables_start(round=round, bots=bots)
+    round_tables_start(round=round, bots=bots, bot_delay_ms=bot_delay_ms)
     matches = _round_matches(round)
     finished = 0
     while True:

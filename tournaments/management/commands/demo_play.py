@@ -1,0 +1,51 @@
+"""`manage.py demo_play`: bots play the demo event's first rounds, at a pace people can watch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from config.exceptions import ApplicationError
+from tournaments import services
+from tournaments.demo import EVENT_NAME, MEET_SLUG
+from tournaments.models import Event, Round
+from tournaments.running import round_run
+
+
+class Command(BaseCommand):
+    help = (
+        "Let the system's bots play the demo event's first rounds on the Celery workers, one "
+        "after the other, so the demo's tables and standings fill in live. Needs `load_demo`."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--rounds", type=int, default=2, help="rounds to play (default 2)")
+        parser.add_argument(
+            "--bot-delay-ms", type=int, default=500, help="a bot's think time (default 500)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["rounds"] < 1 or options["bot_delay_ms"] < 0:
+            raise CommandError(
+                "--rounds must be 1 or more, --bot-delay-ms 0 or more.", returncode=2
+            )
+        event = Event.objects.filter(meet__slug=MEET_SLUG, name=EVENT_NAME).first()
+        if event is None:
+            raise CommandError("No demo event: run `manage.py load_demo` first.", returncode=2)
+        try:
+            for number in range(1, options["rounds"] + 1):
+                round = Round.objects.filter(event=event, number=number).first()
+                if round is None:
+                    round = services.round_create_paired(event=event, confirm=True)
+                elif round.status == Round.Status.DRAFT:
+                    round = services.round_confirm(round=round)
+                if round.status == Round.Status.COMPLETED:
+                    continue
+                self.stdout.write(f"demo: bots play {event.name}, round {round.number}")
+                run = round_run(round=round, bots=True, bot_delay_ms=options["bot_delay_ms"])
+                if not run.complete:
+                    raise CommandError(f"Round {round.number} did not finish.", returncode=1)
+        except ApplicationError as exc:
+            raise CommandError(exc.message, returncode=2) from exc
+        self.stdout.write(self.style.SUCCESS(f"demo: {options['rounds']} rounds played."))
