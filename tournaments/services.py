@@ -18,7 +18,8 @@ from django.db import IntegrityError, transaction
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Player, Table
-from games.services import table_create
+from games.services import player_create, table_create
+from tournaments import importing
 from tournaments import pairing as pairing_algo
 from tournaments.models import (
     TEAM_SIZE,
@@ -487,3 +488,100 @@ def round_complete(
     detail = f"forced; unfinished tables: {unfinished}" if unfinished else ""
     round_log_add(round, user, RoundLog.Action.COMPLETED, detail)
     return round
+
+
+# --- Registration import --------------------------------------------------------------------------
+
+
+def _import_existing(event: Event) -> importing.Existing:
+    in_team = frozenset(
+        (unit, number)
+        for unit, number in Membership.objects.filter(
+            player__team_members__event=event
+        ).values_list("unit__name", "employee_number")
+        if number
+    )
+    return importing.Existing(
+        units=frozenset(Unit.objects.values_list("name", flat=True)),
+        team_names=frozenset(event.teams.values_list("name", flat=True)),
+        in_team=in_team,
+    )
+
+
+def event_import_plan(
+    *, event: Event, filename: str, content: bytes, create_units: bool = True
+) -> importing.ImportPlan:
+    """Read a registration file and return what importing it would do (or its bad rows); writes
+    nothing. Raises ApplicationError when the file itself cannot be read (format, columns)."""
+    try:
+        rows = importing.read_table(filename, content)
+    except importing.ImportError_ as error:
+        raise ApplicationError(str(error)) from None
+    return importing.plan_import(rows, _import_existing(event), create_units=create_units)
+
+
+def _unit_named(name: str) -> Unit:
+    unit = Unit.objects.filter(name=name).order_by("parent_id", "pk").first()
+    return unit if unit is not None else unit_get_or_create(name=name)
+
+
+@transaction.atomic
+def event_import(
+    *,
+    event: Event,
+    filename: str,
+    content: bytes,
+    user: AbstractBaseUser | None = None,
+    create_units: bool = True,
+) -> importing.ImportPlan:
+    """Import players and teams from a CSV or XLSX file into ``event`` and return the plan done.
+
+    Nothing is written unless the whole file is valid: otherwise ApplicationError lists every bad
+    row (``extra["problems"]``). Units are created on the way (unless ``create_units`` is false);
+    a player already known by employee number in the unit is reused; players without a team form
+    teams of three within their unit. Only for an event in draft or registration.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    event_organizer_require(event=event, user=user)
+    if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+        raise ConflictError(
+            f"{event.name} is {event.get_status_display()}: import players during registration."
+        )
+    plan = event_import_plan(
+        event=event, filename=filename, content=content, create_units=create_units
+    )
+    if not plan.ok:
+        raise ApplicationError(
+            f"{len(plan.problems)} bad row(s); nothing was imported.",
+            extra={"problems": [{"row": p.row, "message": p.message} for p in plan.problems]},
+        )
+    units = {
+        name: _unit_named(name)
+        for name in {p.unit for t in plan.teams for p in t.players}
+        | {p.unit for p in plan.without_team}
+    }
+
+    def player_for(planned: importing.PlannedPlayer) -> Player:
+        unit = units[planned.unit]
+        if planned.employee_number:
+            known = (
+                Membership.objects.select_related("player")
+                .filter(unit=unit, employee_number=planned.employee_number)
+                .first()
+            )
+            if known is not None:
+                return known.player
+        player = player_create(name=planned.name)
+        membership_ensure(player=player, unit=unit, employee_number=planned.employee_number)
+        return player
+
+    for team in plan.teams:
+        team_create(
+            event=event,
+            name=team.name,
+            players=[player_for(p) for p in team.players],
+            unit=units[team.unit],
+        )
+    for planned in plan.without_team:
+        player_for(planned)
+    return plan

@@ -1,0 +1,292 @@
+"""Registration import: players and teams from a CSV or XLSX file, checked whole before anything is
+written.
+
+Columns (a header row; Chinese or English names): name (姓名), unit (单位 / 部门),
+team (队伍 / 队名, optional), employee number (工号, optional). Players without a team are formed
+into teams of three within their unit, in file order. Reading and planning are pure (plain
+dataclasses, no Django); :func:`tournaments.services.event_import` writes a valid plan in one
+transaction.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+__all__ = [
+    "COLUMNS",
+    "ImportError_",
+    "ImportPlan",
+    "PlannedPlayer",
+    "PlannedTeam",
+    "RowProblem",
+    "plan_import",
+    "read_table",
+]
+
+TEAM_SIZE = 3
+MAX_ROWS = 5000
+
+#: Accepted header names for each column (compared case-insensitively, spaces ignored).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "name": ("name", "player", "姓名", "选手", "名字"),
+    "unit": ("unit", "department", "company", "单位", "部门", "公司"),
+    "team": ("team", "队伍", "队名", "团队"),
+    "employee_number": ("employee_number", "employeenumber", "employee_no", "工号", "员工号"),
+}
+REQUIRED = ("name", "unit")
+
+
+class ImportError_(ValueError):  # noqa: N801 (ImportError is a builtin)
+    """The file cannot be read as a table at all (format, encoding, header)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowProblem:
+    """A bad row (numbered as a spreadsheet shows it: the header is row 1) and why."""
+
+    row: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedPlayer:
+    row: int
+    name: str
+    unit: str
+    employee_number: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedTeam:
+    name: str
+    unit: str
+    players: tuple[PlannedPlayer, ...]
+    formed: bool = False  # formed automatically within the unit
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    """What an import would do, or the problems that stop it."""
+
+    problems: tuple[RowProblem, ...] = ()
+    teams: tuple[PlannedTeam, ...] = ()
+    without_team: tuple[PlannedPlayer, ...] = ()
+    new_units: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def player_count(self) -> int:
+        return sum(len(t.players) for t in self.teams) + len(self.without_team)
+
+
+def _key(header: str) -> str:
+    return "".join(str(header).split()).lower()
+
+
+def read_table(filename: str, content: bytes) -> list[dict[str, str]]:
+    """Return the file's rows as dicts keyed by column (name, unit, team, employee_number).
+
+    CSV in UTF-8 (with or without a BOM) or GB18030 as Excel in China saves it, or XLSX (the first
+    sheet). Raises ImportError_ for another format, an unreadable file, a missing or unknown column.
+    """
+    lower = filename.lower()
+    if lower.endswith(".xlsx"):
+        raw = _read_xlsx(content)
+    elif lower.endswith((".csv", ".txt")):
+        raw = _read_csv(content)
+    else:
+        raise ImportError_(f"{filename}: use a .csv or .xlsx file.")
+    raw = [r for r in raw if any(str(c or "").strip() for c in r)]
+    if not raw:
+        raise ImportError_("The file is empty: the first row names the columns.")
+    header, *body = raw
+    aliases = {_key(a): column for column, names in COLUMNS.items() for a in names}
+    columns: list[str | None] = []
+    unknown = []
+    for cell in header:
+        text = str(cell or "").strip()
+        column = aliases.get(_key(text))
+        if text and column is None:
+            unknown.append(text)
+        columns.append(column)
+    missing = [c for c in REQUIRED if c not in columns]
+    repeated = [c for c, n in Counter(c for c in columns if c).items() if n > 1]
+    if missing or unknown or repeated:
+        parts = []
+        if missing:
+            parts.append(f"missing column(s): {', '.join(missing)}")
+        if unknown:
+            parts.append(f"unknown column(s): {', '.join(unknown)}")
+        if repeated:
+            parts.append(f"column(s) given twice: {', '.join(repeated)}")
+        accepted = "; ".join(f"{c}: {' / '.join(names)}" for c, names in COLUMNS.items())
+        raise ImportError_(f"Wrong columns ({'; '.join(parts)}). Accepted headers: {accepted}.")
+    if len(body) > MAX_ROWS:
+        raise ImportError_(f"At most {MAX_ROWS} rows per file; this one has {len(body)}.")
+    rows = []
+    for cells in body:
+        row = {c: "" for c in COLUMNS}
+        for column, cell in zip(columns, cells, strict=False):
+            if column is not None:
+                row[column] = _text(cell)
+        rows.append(row)
+    return rows
+
+
+def _text(cell: object) -> str:
+    if cell is None:
+        return ""
+    if isinstance(cell, float) and cell.is_integer():
+        return str(int(cell))  # a spreadsheet's number 1001.0 is the employee number 1001
+    return str(cell).strip()
+
+
+def _read_csv(content: bytes) -> list[list[str]]:
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            text = content.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:  # pragma: no cover - gb18030 decodes any byte string
+        raise ImportError_("The file is neither UTF-8 nor GB18030 text.")
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel  # type: ignore[assignment]
+    return [list(r) for r in csv.reader(io.StringIO(text), dialect)]
+
+
+def _read_xlsx(content: bytes) -> list[list[object]]:
+    try:
+        from openpyxl import load_workbook
+
+        book = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds for a damaged or fake file
+        raise ImportError_(f"Cannot read this XLSX file ({exc.__class__.__name__}).") from None
+    sheet = book.worksheets[0]
+    rows = [list(r) for r in sheet.iter_rows(values_only=True)]
+    book.close()
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Existing:
+    """What the database already holds that the plan depends on."""
+
+    units: frozenset[str] = frozenset()
+    team_names: frozenset[str] = frozenset()
+    #: (unit name, employee number) of players already in a team of this event
+    in_team: frozenset[tuple[str, str]] = frozenset()
+
+
+def plan_import(
+    rows: Sequence[Mapping[str, str]], existing: Existing = Existing(), *, create_units: bool = True
+) -> ImportPlan:
+    """Return the plan for ``rows`` (as :func:`read_table` gives them), listing every bad row.
+
+    A row needs a name and a unit; a player appears once (by employee number within a unit, else
+    by name within a unit); a named team has exactly three players and a name not yet used in the
+    event; an unknown unit is created unless ``create_units`` is false. Players without a team form
+    teams of three within their unit ("<unit>一队", ...); those left over are imported without a
+    team, with a warning.
+    """
+    problems: list[RowProblem] = []
+    seen: dict[tuple[str, str], int] = {}
+    players_by_team: dict[str, list[PlannedPlayer]] = defaultdict(list)
+    free: dict[str, list[PlannedPlayer]] = defaultdict(list)
+    new_units: list[str] = []
+    for i, row in enumerate(rows, start=2):
+        name, unit = row.get("name", "").strip(), row.get("unit", "").strip()
+        team, number = row.get("team", "").strip(), row.get("employee_number", "").strip()
+        if not name or not unit:
+            missing = " and ".join(w for w, v in (("name", name), ("unit", unit)) if not v)
+            problems.append(RowProblem(i, f"no {missing}"))
+            continue
+        if len(name) > 100 or len(unit) > 100 or len(team) > 100 or len(number) > 32:
+            problems.append(RowProblem(i, "a value is too long (100 characters, 工号 32)"))
+            continue
+        identity = (unit, number) if number else (unit, "name:" + name)
+        if identity in seen:
+            what = f"employee number {number}" if number else f"{name} of {unit}"
+            problems.append(
+                RowProblem(i, f"duplicate player: {what} is already on row {seen[identity]}")
+            )
+            continue
+        seen[identity] = i
+        if number and (unit, number) in existing.in_team:
+            problems.append(
+                RowProblem(i, f"{name} ({unit}, {number}) already plays in a team of this event")
+            )
+            continue
+        if unit not in existing.units and unit not in new_units:
+            if not create_units:
+                problems.append(RowProblem(i, f"unknown unit: {unit}"))
+                continue
+            new_units.append(unit)
+        player = PlannedPlayer(row=i, name=name, unit=unit, employee_number=number)
+        if team:
+            players_by_team[team].append(player)
+        else:
+            free[unit].append(player)
+
+    teams: list[PlannedTeam] = []
+    for team, members in players_by_team.items():
+        if team in existing.team_names:
+            problems.append(
+                RowProblem(members[0].row, f"the event already has a team called {team}")
+            )
+        elif len(members) != TEAM_SIZE:
+            rows_ = ", ".join(str(m.row) for m in members)
+            problems.append(
+                RowProblem(
+                    members[0].row,
+                    f"team {team} has {len(members)} player(s) (rows {rows_}); a team has "
+                    f"{TEAM_SIZE}",
+                )
+            )
+        else:
+            units = Counter(m.unit for m in members)
+            teams.append(PlannedTeam(team, units.most_common(1)[0][0], tuple(members)))
+
+    taken = set(existing.team_names) | set(players_by_team)
+    without: list[PlannedPlayer] = []
+    warnings: list[str] = []
+    numerals = "一二三四五六七八九十"
+    for unit, members in free.items():
+        n = 0
+        for start in range(0, len(members) - len(members) % TEAM_SIZE, TEAM_SIZE):
+            while True:
+                n += 1
+                label = numerals[n - 1] if n <= len(numerals) else str(n)
+                name = f"{unit}{label}队"
+                if name not in taken:
+                    break
+            taken.add(name)
+            teams.append(
+                PlannedTeam(name, unit, tuple(members[start : start + TEAM_SIZE]), formed=True)
+            )
+        left = members[len(members) - len(members) % TEAM_SIZE :]
+        if left:
+            without += left
+            names = "、".join(p.name for p in left)
+            warnings.append(
+                f"{unit}: {names} left without a team (teams have {TEAM_SIZE} players); "
+                "add them to a team by hand"
+            )
+    problems.sort(key=lambda p: p.row)
+    return ImportPlan(
+        problems=tuple(problems),
+        teams=tuple(teams),
+        without_team=tuple(without),
+        new_units=tuple(new_units),
+        warnings=tuple(warnings),
+    )
