@@ -164,3 +164,26 @@ def test_players_already_in_a_team_are_refused() -> None:
         "张伟 (研发中心, 1001) already plays in a team of this event"
     ]
     TeamFactory(event=event)
+
+
+def test_import_players_command(tmp_path, capsys) -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    event = EventFactory()
+    good = tmp_path / "players.csv"
+    good.write_text(GOOD, encoding="utf-8")
+    call_command("import_players", str(event.pk), str(good), "--dry-run")
+    assert "would import 7 players in 2 teams" in capsys.readouterr().out
+    assert not Team.objects.exists()
+    bad = tmp_path / "bad.csv"
+    bad.write_text(GOOD + ",研发中心,,\n", encoding="utf-8")
+    with pytest.raises(CommandError) as error:
+        call_command("import_players", str(event.pk), str(bad))
+    assert error.value.returncode == 2 and "row 9: no name" in str(error.value)
+    with pytest.raises(CommandError, match="No event with id 999999"):
+        call_command("import_players", "999999", str(good))
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("import_players", str(event.pk), str(tmp_path / "missing.csv"))
+    call_command("import_players", str(event.pk), str(good))
+    assert event.teams.count() == 2

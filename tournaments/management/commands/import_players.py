@@ -1,0 +1,78 @@
+"""`manage.py import_players EVENT FILE [--dry-run]`: register players and teams from a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from config.exceptions import ApplicationError
+from tournaments.importing import ImportPlan
+from tournaments.models import Event
+from tournaments.services import event_import, event_import_plan
+
+
+class Command(BaseCommand):
+    help = (
+        "Import players and teams into an event from a .csv or .xlsx file (columns: name/姓名, "
+        "unit/部门, optional team/队伍 and employee number/工号). Nothing is written unless the "
+        "whole file is valid; exit code 2 lists the bad rows."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("event", type=int, help="the event's id")
+        parser.add_argument("file", type=Path, help="a .csv or .xlsx file")
+        parser.add_argument("--dry-run", action="store_true", help="check and preview only")
+        parser.add_argument(
+            "--no-create-units",
+            action="store_true",
+            help="treat units missing from the database as errors instead of creating them",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        event = Event.objects.filter(pk=options["event"]).first()
+        if event is None:
+            raise CommandError(f"No event with id {options['event']}.", returncode=2)
+        path: Path = options["file"]
+        try:
+            content = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"Cannot read {path}: {exc.strerror}.", returncode=2) from None
+        create_units = not options["no_create_units"]
+        try:
+            if options["dry_run"]:
+                plan = event_import_plan(
+                    event=event, filename=path.name, content=content, create_units=create_units
+                )
+            else:
+                plan = event_import(
+                    event=event, filename=path.name, content=content, create_units=create_units
+                )
+        except ApplicationError as exc:
+            lines = [exc.message] + [
+                f"  row {p['row']}: {p['message']}" for p in exc.extra.get("problems", [])
+            ]
+            raise CommandError("\n".join(lines), returncode=2) from None
+        self._report(plan, dry_run=options["dry_run"])
+        if not plan.ok:
+            raise CommandError(f"{len(plan.problems)} bad row(s); nothing imported.", returncode=2)
+
+    def _report(self, plan: ImportPlan, *, dry_run: bool) -> None:
+        for problem in plan.problems:
+            self.stderr.write(f"row {problem.row}: {problem.message}")
+        for warning in plan.warnings:
+            self.stdout.write(self.style.WARNING(warning))
+        if plan.new_units:
+            self.stdout.write(f"new units: {', '.join(plan.new_units)}")
+        for team in plan.teams:
+            names = "、".join(p.name for p in team.players)
+            formed = " (formed)" if team.formed else ""
+            self.stdout.write(f"{team.name} [{team.unit}]{formed}: {names}")
+        verb = "would import" if dry_run else "imported"
+        if plan.ok:
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"{verb} {plan.player_count} players in {len(plan.teams)} teams."
+                )
+            )
