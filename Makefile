@@ -19,10 +19,10 @@ demo: setup migrate
 	@echo "Luzi demo: http://127.0.0.1:$(PORT)/   administration: http://127.0.0.1:$(PORT)/admin/"
 	@echo "Log in as 'admin' (superuser) or 'organizer' with the passwords printed above. Ctrl-C stops."
 	@echo "A Celery worker (with beat) runs beside the site; bots play the event's first rounds."
-	@trap 'kill 0' EXIT INT TERM; \
-	$(PY) -m celery -A config worker --beat --loglevel WARNING --concurrency 2 \
-		--schedule $(VAR)/celerybeat-schedule >$(VAR)/demo-worker.log 2>&1 & \
-	$(PY) manage.py demo_play --rounds 2 >$(VAR)/demo-play.log 2>&1 & \
+	@$(PY) -m celery -A config worker --beat --loglevel WARNING --concurrency 2 \
+		--schedule $(VAR)/celerybeat-schedule >$(VAR)/demo-worker.log 2>&1 & worker=$$!; \
+	$(PY) manage.py demo_play --rounds 2 >$(VAR)/demo-play.log 2>&1 & play=$$!; \
+	trap 'kill $$play $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver --noreload 127.0.0.1:$(PORT)
 
 # pytest exit code 5 means "no tests were collected": for this suite that is a broken set-up, so it fails.

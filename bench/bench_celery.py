@@ -1,0 +1,162 @@
+"""Benchmark of game play through Celery (issue: Celery runs the games). Prints figures only.
+
+Starts one real worker process (solo pool), plays all-bot matches through it, then mixed tables
+(one silent person, five bots), and reads the worker's own task timings from its log:
+
+- all-bot deals per second per worker process (target >= 20);
+- worker time of one bot action at a mixed table, median and p95 (target <= 20 ms median);
+- the ratio of an all-bot deal through Celery to the same deal played by the engine alone.
+
+It uses its own database and broker unless told otherwise, e.g. with PostgreSQL and Redis:
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/luzi_bench \\
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/1 .venv/bin/python bench/bench_celery.py
+    .venv/bin/python bench/bench_celery.py --tables 8 --json      # SQLite + filesystem broker
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+
+from engine.daguai import Deal as EngineDeal  # noqa: E402
+from engine.daguai import HeuristicBot, play_deal  # noqa: E402
+from games import services  # noqa: E402
+from games.models import Deal, Match, Table  # noqa: E402
+
+TASK_LINE = re.compile(r"Task (games\.\w+)\[[^\]]+\] succeeded in ([0-9.e-]+)s")
+
+
+def bot_table(name: str, humans: int = 0) -> Table:
+    players = [
+        services.player_create(name=f"{name}-p{s}")
+        if s < humans
+        else services.player_create(name=f"{name}-b{s}", is_bot=True, bot_kind="heuristic")
+        for s in range(6)
+    ]
+    return services.table_create(name=name, players=players)
+
+
+def start_worker(log: Path) -> subprocess.Popen[bytes]:
+    subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", "default,games"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
+         "--loglevel", "INFO", "-n", f"bench-{os.getpid()}@%h", "--without-gossip",
+         "--without-mingle"],
+        cwd=ROOT,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+
+
+def wait(match_ids: list[int], timeout: float, start: float) -> float:
+    """Seconds from ``start`` until every match finished."""
+    while time.monotonic() - start < timeout:
+        done = Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED).count()
+        if done == len(match_ids):
+            break
+        time.sleep(0.1)
+    return time.monotonic() - start
+
+
+def engine_alone(deals: int) -> float:
+    """Seconds per deal, heuristic bots, no database."""
+    start = time.perf_counter()
+    for seed in range(deals):
+        play_deal(EngineDeal(seed=seed, dealer=seed % 6), [HeuristicBot(seed=s) for s in range(6)])
+    return (time.perf_counter() - start) / deals
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=12, help="all-bot tables (3 deals each)")
+    parser.add_argument("--mixed", type=int, default=4, help="mixed tables (one silent person)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)
+    folder = Path(tempfile.mkdtemp(prefix="luzi-bench-"))
+    log = folder / "worker.log"
+    worker = start_worker(log)
+    try:
+        time.sleep(3)  # let the worker connect
+        stamp = int(time.time())
+        tables = [bot_table(f"bench-{stamp}-{i}") for i in range(args.tables)]
+        start = time.monotonic()
+        matches = [
+            services.match_start(table=table, seed=i, deals_per_match=3, bot_delay_ms=0).pk
+            for i, table in enumerate(tables)
+        ]
+        seconds = wait(matches, 600, start)
+        deals = Deal.objects.filter(match_id__in=matches).count()
+        mixed = [
+            services.match_start(
+                table=bot_table(f"bench-{stamp}-m{i}", humans=1),
+                seed=100 + i,
+                deals_per_match=1,
+                turn_seconds=1,
+                bot_delay_ms=0,
+            ).pk
+            for i in range(args.mixed)
+        ]
+        wait(mixed, 600, time.monotonic())
+        time.sleep(1)
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(30)
+    timings: dict[str, list[float]] = {}
+    for name, value in TASK_LINE.findall(log.read_text(errors="replace")):
+        timings.setdefault(name, []).append(float(value) * 1000)
+    bot_ms = sorted(timings.get("games.bot_turn", [0.0]))
+    deal_ms = sorted(timings.get("games.bot_deal", [0.0]))
+    alone = engine_alone(50)
+    celery_per_deal = seconds / max(deals, 1)
+    results = {
+        "database": django.db.connection.vendor,
+        "broker": os.environ.get("CELERY_BROKER_URL", "filesystem (default)").split(":")[0],
+        "all_bot_tables": args.tables,
+        "all_bot_deals": deals,
+        "all_bot_seconds": round(seconds, 2),
+        "all_bot_deals_per_second_per_worker": round(deals / seconds, 1),
+        "bot_deal_task_median_ms": round(statistics.median(deal_ms), 1),
+        "bot_action_tasks": len(bot_ms),
+        "bot_action_worker_ms_median": round(statistics.median(bot_ms), 2),
+        "bot_action_worker_ms_p95": round(bot_ms[int(0.95 * (len(bot_ms) - 1))], 2),
+        "engine_alone_ms_per_deal": round(alone * 1000, 2),
+        "celery_ms_per_deal": round(celery_per_deal * 1000, 2),
+        "celery_to_engine_ratio": round(celery_per_deal / alone, 2),
+    }
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    for key, value in results.items():
+        print(f"{key:>38}: {value}")
+
+
+if __name__ == "__main__":
+    main()
