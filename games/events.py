@@ -7,9 +7,15 @@ the database's sequence numbers stay the truth), and is the one place where push
 
 from __future__ import annotations
 
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.core.cache import cache
 
-__all__ = ["table_changed", "table_version"]
+__all__ = ["group_name", "table_changed", "table_version"]
+
+logger = logging.getLogger(__name__)
 
 
 def _key(table_id: int) -> str:
@@ -23,6 +29,33 @@ def table_changed(table_id: int) -> None:
         cache.incr(key)
     except ValueError:
         cache.set(key, 1, timeout=None)
+    push_table_changed(table_id)
+
+
+# --- push to browsers (games/realtime.py) ---------------------------------------------------------
+
+
+def group_name(table_id: int) -> str:
+    """The channel-layer group of the WebSockets watching table ``table_id``."""
+    return f"table.{table_id}"
+
+
+def push_table_changed(table_id: int) -> None:
+    """Tell every WebSocket at the table that it changed; each one then sends its own view.
+
+    The message names only the table: no state, so nothing hidden travels through the layer. A
+    push that fails (Redis away) is logged and dropped: the connections' periodic resync and the
+    browsers' reconnect bring the state anyway, and the game goes on.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            group_name(table_id), {"type": "table.changed", "table": table_id}
+        )
+    except Exception:
+        logger.warning("table %s: push to the channel layer failed", table_id, exc_info=True)
 
 
 def table_version(table_id: int) -> int:

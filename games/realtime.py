@@ -25,17 +25,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from games import selectors
+from games.events import group_name
 from games.models import Table
 
 logger = logging.getLogger(__name__)
 
 #: WebSocket close code when the table does not exist.
 CLOSE_NOT_FOUND = 4404
-
-
-def group_name(table_id: int) -> str:
-    """The channel-layer group of a table's connections."""
-    return f"table.{table_id}"
 
 
 def _seat_and_state(table_id: int, user: Any, seat: int | None, find_seat: bool) -> Any:
@@ -78,6 +74,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 await self._resync
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        try:
+            return json.loads(text_data)
+        except ValueError:
+            return None  # answered with an error message below, the connection stays
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None

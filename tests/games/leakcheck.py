@@ -20,15 +20,30 @@ from games.models import Match, Table
 NON_CARD_KEYS = {"player", "name", "detail", "message", "type", "kind", "phase", "status"}
 
 
-def allowed_cards(table: Table, viewer: int | None) -> Counter[Card]:
-    """What ``viewer`` may see of the cards of the table's current (or last) deal."""
+_truth: dict[tuple[int, int, int, int, str], Any] = {}
+
+
+def _deal(table: Table) -> Any:
+    """The engine's current (or last) deal of the table, cached by what names its state."""
     match = Match.objects.filter(table=table).order_by("-created_at", "-id").first()
     if match is None or not match.current_deal:
-        return Counter()
+        return None
     deal_row = match.deals.get(number=match.current_deal)
-    engine = engine_state.engine_match(match, deal_row)
-    engine_state.remember(match, deal_row, engine)
-    deal = engine.deals[-1]
+    key = (table.pk, match.pk, deal_row.number, deal_row.seq, match.status)
+    if key not in _truth:
+        if len(_truth) > 1000:
+            _truth.clear()
+        engine = engine_state.engine_match(match, deal_row)
+        engine_state.remember(match, deal_row, engine)
+        _truth[key] = engine.deals[-1]
+    return _truth[key]
+
+
+def allowed_cards(table: Table, viewer: int | None) -> Counter[Card]:
+    """What ``viewer`` may see of the cards of the table's current (or last) deal."""
+    deal = _deal(table)
+    if deal is None:
+        return Counter()
     allowed: Counter[Card] = Counter(deal.pile)
     if viewer is not None:
         allowed.update(deal.hand(viewer))
@@ -42,13 +57,9 @@ def allowed_cards(table: Table, viewer: int | None) -> Counter[Card]:
 
 def other_hands(table: Table, viewer: int | None) -> list[str]:
     """The other seats' hands, written as the engine writes them (never to appear anywhere)."""
-    match = Match.objects.filter(table=table).order_by("-created_at", "-id").first()
-    if match is None or not match.current_deal:
+    deal = _deal(table)
+    if deal is None:
         return []
-    deal_row = match.deals.get(number=match.current_deal)
-    engine = engine_state.engine_match(match, deal_row)
-    engine_state.remember(match, deal_row, engine)
-    deal = engine.deals[-1]
     return [
         " ".join(str(c) for c in deal.hand(s))
         for s in range(6)
