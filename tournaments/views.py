@@ -1,11 +1,28 @@
-"""Public pages: the home page (meets and their events) and an event's page (its teams)."""
+"""Public pages, phone-friendly and without login unless the event is private: home, event, round
+pairings (by table and by team), live standings, projector, team, player, meet leaderboard."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from tournaments.selectors import event_teams, events_visible_to, meets_for_home
+from games.models import LevelStep, level_label
+from tournaments.apis import standings_csv, standings_rows_fresh
+from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
+from tournaments.selectors import (
+    STANDINGS_KINDS,
+    event_teams,
+    events_visible_to,
+    meet_unit_standings,
+    meets_for_home,
+    round_byes,
+    round_tables,
+)
+from tournaments.services import event_is_organizer
+
+
+def _event(request: HttpRequest, pk: int) -> Event:
+    return get_object_or_404(events_visible_to(request.user).select_related("meet"), pk=pk)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -13,7 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    event = get_object_or_404(events_visible_to(request.user).select_related("meet"), pk=pk)
+    event = _event(request, pk)
     teams = list(event_teams(event=event))
     return render(
         request,
@@ -21,7 +38,209 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "event": event,
             "teams": teams,
+            "rounds": list(event.rounds.exclude(status=Round.Status.DRAFT).order_by("number")),
             "player_count": sum(len(t.members.all()) for t in teams),
             "tie_breaks": event.tie_break_labels(),
+            "is_organizer": event_is_organizer(event=event, user=request.user),
+        },
+    )
+
+
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event(request, pk)
+    round = get_object_or_404(event.rounds, number=number)
+    organizer = event_is_organizer(event=event, user=request.user)
+    if round.status == Round.Status.DRAFT and not organizer:
+        raise Http404("This round is still being drawn.")
+    tables = list(round_tables(round=round))
+    by_team = sorted(
+        [(p.team_a, p, "A") for p in tables] + [(p.team_b, p, "B") for p in tables],
+        key=lambda item: item[0].name,
+    )
+    return render(
+        request,
+        "tournaments/round_detail.html",
+        {
+            "event": event,
+            "round": round,
+            "tables": tables,
+            "by_team": by_team,
+            "byes": list(round_byes(round=round)),
+            "is_organizer": organizer,
+        },
+    )
+
+
+def _kind(request: HttpRequest) -> str:
+    kind = request.GET.get("kind", "team")
+    return kind if kind in STANDINGS_KINDS else "team"
+
+
+def standings(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    kind = _kind(request)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "event": event,
+            "kind": kind,
+            "kinds": STANDINGS_KINDS,
+            "rows": standings_rows_fresh(event, kind),
+            "tie_breaks": event.tie_break_labels(),
+            "refresh_seconds": 30,
+        },
+    )
+
+
+def standings_download(request: HttpRequest, pk: int) -> HttpResponse:
+    return standings_csv(_event(request, pk), _kind(request))
+
+
+def projector(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    round = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    return render(
+        request,
+        "tournaments/projector.html",
+        {
+            "event": event,
+            "round": round,
+            "tables": list(round_tables(round=round)) if round else [],
+            "byes": list(round_byes(round=round)) if round else [],
+            "rows": standings_rows_fresh(event, "team")[:20],
+            "tie_breaks": event.tie_break_labels(),
+        },
+    )
+
+
+def _ladder_svg_points(steps: list[tuple[int, int]], width: int = 240, height: int = 120) -> str:
+    """Return SVG polyline points for levels (2..14) after each deal (0 = the start)."""
+    if not steps:
+        return ""
+    last = max(n for n, _ in steps) or 1
+    pad = 8
+
+    def x(n: int) -> float:
+        return round(pad + (width - 2 * pad) * n / last, 1)
+
+    def y(level: int) -> float:
+        return round(height - pad - (height - 2 * pad) * (level - 2) / 12, 1)
+
+    return " ".join(f"{x(n)},{y(level)}" for n, level in steps)
+
+
+def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("event__meet", "unit"), pk=pk)
+    event = _event(request, team.event_id)
+    members = list(team.members.select_related("player").order_by("order"))
+    pairings = list(
+        Pairing.objects.filter(round__event=event, round__status__in=["running", "completed"])
+        .filter(pk__in=team.round_entries.values("pairing"))
+        .select_related("round", "team_a", "team_b", "tally", "table")
+        .order_by("round__number")
+    )
+    match_ids = [p.tally.match_id for p in pairings if hasattr(p, "tally") and p.tally.match_id]
+    ladders: dict[int, list[tuple[int, int, int]]] = {}
+    for match_id, number, level_a, level_b in (
+        LevelStep.objects.filter(match_id__in=match_ids)
+        .order_by("match_id", "deal_number")
+        .values_list("match_id", "deal_number", "level_a", "level_b")
+    ):
+        ladders.setdefault(match_id, []).append((number, level_a, level_b))
+    matches = []
+    for p in pairings:
+        side = "A" if p.team_a_id == team.pk else "B"
+        tally = getattr(p, "tally", None)
+        steps = ladders.get(tally.match_id, []) if tally and tally.match_id else []
+        mine = [(n, a if side == "A" else b) for n, a, b in steps]
+        theirs = [(n, b if side == "A" else a) for n, a, b in steps]
+        matches.append(
+            {
+                "pairing": p,
+                "round": p.round,
+                "side": side,
+                "opponent": p.team_b if side == "A" else p.team_a,
+                "tally": tally,
+                "points": (tally.points_a if side == "A" else tally.points_b) if tally else 0,
+                "opponent_points": (tally.points_b if side == "A" else tally.points_a)
+                if tally
+                else 0,
+                "level": level_label(mine[-1][1]) if mine else "2",
+                "opponent_level": level_label(theirs[-1][1]) if theirs else "2",
+                "won": bool(tally and tally.winner_side == side),
+                "lost": bool(tally and tally.winner_side and tally.winner_side != side),
+                "mine": _ladder_svg_points(mine),
+                "theirs": _ladder_svg_points(theirs),
+                "deals": len(steps) - 1 if steps else 0,
+            }
+        )
+    byes = team.round_entries.filter(pairing__isnull=True).select_related("round")
+    return render(
+        request,
+        "tournaments/team_detail.html",
+        {
+            "event": event,
+            "team": team,
+            "members": members,
+            "matches": matches,
+            "byes": [e.round for e in byes],
+            "levels": [
+                (level_label(lv), round(112 - 104 * (lv - 2) / 12, 1)) for lv in (2, 6, 10, 14)
+            ],
+        },
+    )
+
+
+def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
+    event = _event(request, pk)
+    member = get_object_or_404(
+        TeamMember.objects.select_related("player", "team"), event=event, player_id=player
+    )
+    rows = [r for r in standings_rows_fresh(event, "player") if r["player_id"] == player]
+    tallies = (
+        PlayerTally.objects.filter(event=event, player_id=player)
+        .select_related("tally__pairing__round")
+        .order_by("tally__pairing__round__number")
+    )
+    units = Unit.objects.filter(memberships__player_id=player)
+    return render(
+        request,
+        "tournaments/player_detail.html",
+        {
+            "event": event,
+            "player": member.player,
+            "team": member.team,
+            "row": rows[0] if rows else None,
+            "tallies": tallies,
+            "units": units,
+        },
+    )
+
+
+def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    meet = get_object_or_404(Meet, slug=slug)
+    events = list(events_visible_to(request.user).filter(meet=meet).order_by("name"))
+    if not events:
+        raise Http404("No visible event in this meet.")
+    rows = meet_unit_standings(meet=meet, user=request.user)
+    names = dict(Unit.objects.filter(pk__in=[r.unit for r in rows]).values_list("pk", "name"))
+    event_names = {e.pk: e.name for e in events}
+    return render(
+        request,
+        "tournaments/meet_detail.html",
+        {
+            "meet": meet,
+            "events": events,
+            "rows": [
+                {
+                    "rank": r.rank,
+                    "unit": names.get(r.unit, ""),
+                    "points": r.points,
+                    "places": [(event_names.get(e, ""), place) for e, place in r.places],
+                }
+                for r in rows
+            ],
+            "placement_points": meet.placement_points,
         },
     )

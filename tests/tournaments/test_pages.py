@@ -1,0 +1,174 @@
+"""Public pages and organizer pages render for the right people, and bad input on them becomes a
+message, never a server error."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Table
+from tests.games.factories import UserFactory
+from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.models import Event, ResultSubmission, Team
+from tournaments.results import result_confirm, result_submit
+from tournaments.services import event_organizer_add, round_create_paired, round_start
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    event = EventFactory(table_mode=Table.Mode.OFFLINE)
+    for _ in range(5):
+        TeamFactory(event=event, unit=UnitFactory())
+    organizer, second = UserFactory(), UserFactory()
+    event_organizer_add(event=event, user=organizer)
+    event_organizer_add(event=event, user=second)
+    round_ = round_create_paired(event=event, confirm=True)
+    round_start(round=round_)
+    pairing = round_.pairings.first()
+    s = result_submit(
+        pairing=pairing,
+        user=organizer,
+        first_dealer=0,
+        deals=[{"finish": [0, 2, 4]}, {"finish": [1, 3, 5]}, {"finish": [0, 2, 4]}],
+    )
+    result_confirm(submission=s, user=second)
+    return {
+        "event": event,
+        "round": round_,
+        "pairing": pairing,
+        "organizer": organizer,
+        "second": second,
+    }
+
+
+def _client(user=None) -> Client:
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+def test_public_pages_render_without_login(world) -> None:
+    event, pairing = world["event"], world["pairing"]
+    c = _client()
+    for url in [
+        f"/events/{event.pk}/",
+        f"/events/{event.pk}/rounds/1/",
+        f"/events/{event.pk}/standings/",
+        f"/events/{event.pk}/standings/?kind=player",
+        f"/events/{event.pk}/standings/?kind=unit",
+        f"/events/{event.pk}/projector/",
+        f"/teams/{pairing.team_a_id}/",
+        f"/events/{event.pk}/players/{pairing.team_a.members.first().player_id}/",
+        f"/meets/{event.meet.slug}/",
+    ]:
+        response = c.get(url)
+        assert response.status_code == 200, url
+    page = c.get(f"/teams/{pairing.team_a_id}/").content.decode()
+    assert "<svg" in page and "polyline" in page  # the level ladder
+    standings = c.get(f"/events/{event.pk}/standings/").content.decode()
+    assert pairing.team_a.name in standings and 'http-equiv="refresh"' in standings
+    csv = c.get(f"/events/{event.pk}/standings.csv?kind=player")
+    assert csv.status_code == 200 and csv["Content-Type"].startswith("text/csv")
+
+
+def test_private_event_pages_are_hidden(world) -> None:
+    Event.objects.filter(pk=world["event"].pk).update(is_private=True)
+    assert _client().get(f"/events/{world['event'].pk}/standings/").status_code == 404
+    assert (
+        _client(world["organizer"]).get(f"/events/{world['event'].pk}/standings/").status_code
+        == 200
+    )
+
+
+def test_dashboard_is_for_organizers(world) -> None:
+    url = f"/events/{world['event'].pk}/manage/"
+    assert _client().get(url).status_code == 302
+    assert _client(UserFactory()).get(url).status_code == 403
+    page = _client(world["organizer"]).get(url)
+    assert page.status_code == 200
+    assert "1 / 2" in page.content.decode()  # one of two tables finished
+
+
+def test_round_controls_report_refusals_as_messages(world) -> None:
+    event = world["event"]
+    c = _client(world["organizer"])
+    response = c.post(f"/events/{event.pk}/manage/rounds/pair/", follow=True)
+    assert response.status_code == 200
+    assert "still has unfinished tables" in response.content.decode()
+    response = c.post(
+        f"/events/{event.pk}/manage/rounds/complete/",
+        {"round": world["round"].pk, "force": "1"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    world["round"].refresh_from_db()
+    assert world["round"].status == "completed"
+    c.post(f"/events/{event.pk}/manage/rounds/pair/")
+    draft = event.rounds.get(number=2)
+    teams = list(Team.objects.filter(event=event).values_list("pk", flat=True))
+    response = c.post(
+        f"/events/{event.pk}/manage/rounds/tables/",
+        {"round": draft.pk, "count": "2", "a1": teams[0], "b1": teams[0]},
+        follow=True,
+    )
+    assert "itself" in response.content.decode() or "only one table" in response.content.decode()
+    response = c.post(
+        f"/events/{event.pk}/manage/rounds/tables/",
+        {
+            "round": draft.pk,
+            "count": "2",
+            "a1": teams[0],
+            "b1": teams[1],
+            "mode1": "online",
+            "a2": teams[2],
+            "b2": teams[3],
+            "mode2": "offline",
+        },
+        follow=True,
+    )
+    assert draft.pairings.count() == 2
+    assert _client(UserFactory()).post(f"/events/{event.pk}/manage/rounds/pair/").status_code == 403
+
+
+def test_referee_pages_enter_confirm_and_refuse_the_same_person(world) -> None:
+    event = world["event"]
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).first()
+    url = f"/events/{event.pk}/manage/tables/{other.pk}/result/"
+    c = _client(world["organizer"])
+    assert c.get(url).status_code == 200
+    assert c.get(f"/events/{event.pk}/manage/tables/{other.pk}/sheet/").status_code == 200
+    assert c.get(f"/events/{event.pk}/manage/rounds/1/sheets/").status_code == 200
+    bad = c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4 1"})
+    assert bad.status_code == 200 and not ResultSubmission.objects.filter(pairing=other).exists()
+    bad = c.post(url, {"action": "submit", "first_dealer": "x", "deals": "0 2 4"})
+    assert "0 to 5" in bad.content.decode()
+    c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4\n1 3 5\n0 2 4"})
+    submission = ResultSubmission.objects.get(pairing=other)
+    same = c.post(url, {"action": "confirm", "submission": submission.pk}, follow=True)
+    assert "second person" in same.content.decode()
+    _client(world["second"]).post(url, {"action": "confirm", "submission": submission.pk})
+    submission.refresh_from_db()
+    assert submission.status == "confirmed"
+
+
+def test_import_page_previews_then_imports(world) -> None:
+    event = EventFactory()
+    organizer = UserFactory()
+    event_organizer_add(event=event, user=organizer)
+    c = _client(organizer)
+    url = f"/events/{event.pk}/manage/import/"
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    bad = SimpleUploadedFile("p.csv", "姓名,部门\n张伟,研发\n张伟,研发\n".encode())
+    page = c.post(url, {"step": "preview", "file": bad, "create_units": "1"}).content.decode()
+    assert "duplicate player" in page
+    good = SimpleUploadedFile("p.csv", "姓名,部门\n甲,研发\n乙,研发\n丙,研发\n".encode())
+    page = c.post(url, {"step": "preview", "file": good, "create_units": "1"}).content.decode()
+    assert "研发一队" in page and not event.teams.exists()
+    c.post(url, {"step": "import"})
+    assert list(event.teams.values_list("name", flat=True)) == ["研发一队"]
+    wrong = SimpleUploadedFile("p.pdf", b"%PDF")
+    assert "csv" in c.post(url, {"step": "preview", "file": wrong}).content.decode()

@@ -1,0 +1,319 @@
+"""Organizer pages: the event dashboard with round controls, draft table edits, the registration
+import with its preview, referee result entry and review, and the printable score sheet.
+
+Views only parse the form, call a service and report: an ApplicationError becomes a message on
+the page (nothing changed), never a server error."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from config.exceptions import ApplicationError
+from tournaments import results as results_services
+from tournaments import services
+from tournaments.models import Event, Pairing, PairingTally, ResultSubmission, Round, RoundLog
+from tournaments.results import event_tallies_refresh
+from tournaments.selectors import round_byes, round_tables
+
+IMPORT_SESSION_KEY = "tournaments-import"
+MAX_UPLOAD = 5 * 1024 * 1024
+
+
+def _organized(request: HttpRequest, pk: int) -> Event:
+    event = get_object_or_404(Event.objects.select_related("meet"), pk=pk)
+    if not services.event_is_organizer(event=event, user=request.user):
+        raise PermissionDenied(_("Only the event's organizers may manage it."))
+    return event
+
+
+def _dashboard(event: Event) -> HttpResponseRedirect:
+    return redirect("tournaments:dashboard", event.pk)
+
+
+def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
+    try:
+        action()
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return False
+    messages.success(request, done)
+    return True
+
+
+@login_required
+def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _organized(request, pk)
+    event_tallies_refresh(event=event)
+    rounds = list(
+        event.rounds.order_by("-number").annotate(
+            tables=Count("pairings", distinct=True),
+            playing=Count(
+                "pairings", filter=Q(pairings__tally__status=PairingTally.Status.PLAYING)
+            ),
+            finished=Count(
+                "pairings", filter=Q(pairings__tally__status=PairingTally.Status.FINISHED)
+            ),
+            escapes=Count("pairings", filter=Q(pairings__tally__escapes__gt=0)),
+        )
+    )
+    waiting = list(
+        ResultSubmission.objects.filter(
+            pairing__round__event=event, status=ResultSubmission.Status.PENDING
+        )
+        .select_related("pairing__round", "pairing__team_a", "pairing__team_b", "submitted_by")
+        .order_by("submitted_at")
+    )
+    current = rounds[0] if rounds else None
+    tables = list(round_tables(round=current)) if current else []
+    log = RoundLog.objects.filter(round__event=event).select_related("round", "user")
+    return render(
+        request,
+        "tournaments/manage/dashboard.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "current": current,
+            "tables": tables,
+            "byes": list(round_byes(round=current)) if current else [],
+            "teams": list(event.teams.order_by("name")),
+            "waiting": waiting,
+            "log": log.order_by("-at", "-id")[:20],
+            "team_count": event.teams.count(),
+            "is_organizer": True,
+        },
+    )
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    event = _organized(request, pk)
+    user = request.user
+    if action == "pair":
+        _attempt(
+            request,
+            lambda: services.round_create_paired(event=event, user=user),
+            _("The next round is drawn as a draft: check it, then confirm."),
+        )
+        return _dashboard(event)
+    round = get_object_or_404(event.rounds, pk=request.POST.get("round"))
+    if action == "confirm":
+        _attempt(request, lambda: services.round_confirm(round=round, user=user), _("Confirmed."))
+    elif action == "start":
+        _attempt(request, lambda: services.round_start(round=round, user=user), _("Started."))
+    elif action == "complete":
+        force = request.POST.get("force") == "1"
+        _attempt(
+            request,
+            lambda: services.round_complete(round=round, user=user, force=force),
+            _("Completed."),
+        )
+    elif action == "tables":
+        _tables_edit(request, event, round)
+    else:
+        messages.error(request, _("Unknown action."))
+    return _dashboard(event)
+
+
+def _tables_edit(request: HttpRequest, event: Event, round: Round) -> None:
+    tables: list[tuple[int, int]] = []
+    modes: list[str] = []
+    try:
+        count = int(request.POST.get("count", "0"))
+        for n in range(1, count + 1):
+            a, b = request.POST.get(f"a{n}", ""), request.POST.get(f"b{n}", "")
+            if not a and not b:
+                continue
+            tables.append((int(a), int(b)))
+            modes.append(request.POST.get(f"mode{n}", event.table_mode))
+    except ValueError:
+        messages.error(request, _("Choose two teams for every table."))
+        return
+    _attempt(
+        request,
+        lambda: services.round_pairings_set(
+            round=round, tables=tables, modes=modes, user=request.user
+        ),
+        _("Tables saved."),
+    )
+
+
+@login_required
+def import_players(request: HttpRequest, pk: int) -> HttpResponse:
+    """Upload → preview (every bad row, or what would be made) → import, the file kept in the
+    session between the two steps."""
+    event = _organized(request, pk)
+    plan = None
+    if request.method == "POST" and request.POST.get("step") == "import":
+        stored = request.session.get(IMPORT_SESSION_KEY) or {}
+        if stored.get("event") != event.pk:
+            messages.error(request, _("Upload the file again: the preview has expired."))
+            return redirect("tournaments:import", event.pk)
+        content = base64.b64decode(stored["content"])
+        create_units = bool(stored.get("create_units", True))
+        try:
+            plan = services.event_import(
+                event=event,
+                filename=stored["filename"],
+                content=content,
+                user=request.user,
+                create_units=create_units,
+            )
+        except ApplicationError as error:
+            messages.error(request, error.message)
+            return redirect("tournaments:import", event.pk)
+        request.session.pop(IMPORT_SESSION_KEY, None)
+        messages.success(
+            request,
+            _("Imported %(players)d players in %(teams)d teams.")
+            % {"players": plan.player_count, "teams": len(plan.teams)},
+        )
+        return _dashboard(event)
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        create_units = request.POST.get("create_units") == "1"
+        if upload is None:
+            messages.error(request, _("Choose a .csv or .xlsx file."))
+        elif upload.size > MAX_UPLOAD:
+            messages.error(request, _("The file is larger than 5 MB."))
+        else:
+            content = upload.read()
+            try:
+                plan = services.event_import_plan(
+                    event=event, filename=upload.name, content=content, create_units=create_units
+                )
+            except ApplicationError as error:
+                messages.error(request, error.message)
+            else:
+                request.session[IMPORT_SESSION_KEY] = {
+                    "event": event.pk,
+                    "filename": upload.name,
+                    "content": base64.b64encode(content).decode(),
+                    "create_units": create_units,
+                }
+    return render(
+        request,
+        "tournaments/manage/import.html",
+        {"event": event, "plan": plan, "is_organizer": True},
+    )
+
+
+def _pairing(request: HttpRequest, pk: int, pairing: int) -> tuple[Event, Pairing]:
+    event = _organized(request, pk)
+    return event, get_object_or_404(
+        Pairing.objects.select_related("round", "table", "team_a", "team_b", "tally"),
+        pk=pairing,
+        round__event=event,
+    )
+
+
+@login_required
+def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
+    event, p = _pairing(request, pk, pairing)
+    if request.method == "POST":
+        action = request.POST.get("action", "submit")
+        if action == "submit":
+            try:
+                deals = results_services.deals_parse(request.POST.get("deals", ""))
+                first_dealer = int(request.POST.get("first_dealer", ""))
+                results_services.result_submit(
+                    pairing=p, user=request.user, first_dealer=first_dealer, deals=deals
+                )
+            except ValueError:
+                messages.error(request, _("The first dealer is a seat from 0 to 5."))
+            except ApplicationError as error:
+                messages.error(request, error.message)
+            else:
+                messages.success(request, _("Entered: a second person must now confirm it."))
+                return redirect("tournaments:table_result", event.pk, p.pk)
+        else:
+            submission = get_object_or_404(p.results, pk=request.POST.get("submission"))
+            if action == "confirm":
+                done = _attempt(
+                    request,
+                    lambda: results_services.result_confirm(
+                        submission=submission, user=request.user
+                    ),
+                    _("Confirmed: the standings are updated."),
+                )
+            else:
+                done = _attempt(
+                    request,
+                    lambda: results_services.result_reject(
+                        submission=submission,
+                        user=request.user,
+                        reason=request.POST.get("reason", ""),
+                    ),
+                    _("Rejected: the referee enters it again."),
+                )
+            if done:
+                return redirect("tournaments:table_result", event.pk, p.pk)
+    seats = list(p.table.seats.select_related("player").order_by("seat"))
+    return render(
+        request,
+        "tournaments/manage/table_result.html",
+        {
+            "event": event,
+            "pairing": p,
+            "seats": seats,
+            "versions": p.results.select_related("submitted_by", "reviewed_by").order_by(
+                "-version"
+            ),
+            "form": request.POST if request.method == "POST" else {},
+            "is_organizer": True,
+        },
+    )
+
+
+@login_required
+def score_sheet(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
+    event, p = _pairing(request, pk, pairing)
+    seats = list(p.table.seats.select_related("player").order_by("seat"))
+    return render(
+        request,
+        "tournaments/manage/score_sheet.html",
+        {
+            "event": event,
+            "pairing": p,
+            "seats": seats,
+            "deals": range(1, event.deals_per_match + 1),
+            "places": range(1, 7),
+        },
+    )
+
+
+@login_required
+def score_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Every offline table's score sheet of a round, one per printed page."""
+    event = _organized(request, pk)
+    round = get_object_or_404(event.rounds, number=number)
+    pairings = (
+        round.pairings.filter(table__mode="offline")
+        .select_related("table", "team_a", "team_b", "round")
+        .prefetch_related("table__seats__player")
+        .order_by("number")
+    )
+    return render(
+        request,
+        "tournaments/manage/score_sheets.html",
+        {
+            "event": event,
+            "round": round,
+            "pairings": pairings,
+            "deals": range(1, event.deals_per_match + 1),
+            "places": range(1, 7),
+            "admin_url": reverse("admin:index"),
+        },
+    )
