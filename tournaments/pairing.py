@@ -155,11 +155,44 @@ def swiss_pair(
         if not improved:
             break
 
+    if any(costs[i] >= REMATCH_COST for i in range(len(pairs))):
+        found = _search_without_rematch(pool, place)
+        if found is not None:
+            pairs = found
     pairs.sort(key=lambda pair: min(place[pair[0].id], place[pair[1].id]))
     rematches = sum(1 for a, b in pairs if b.id in a.opponents or a.id in b.opponents)
     same_unit = sum(1 for a, b in pairs if a.unit is not None and a.unit == b.unit)
     tables = assign_sides([(a, b) for a, b in pairs])
     return Draw(tables=tables, bye=bye, rematches=rematches, same_unit=same_unit)
+
+
+def _search_without_rematch(
+    pool: list[PairingTeam], place: dict[int, int], *, budget: int = 200_000
+) -> list[list[PairingTeam]] | None:
+    """Return a pairing of ``pool`` without a rematch, found depth-first (the best placed team
+    first, its cheapest partners first), or None when there is none within ``budget`` steps. The
+    local repair of :func:`swiss_pair` can miss one late in a small event; this does not."""
+    steps = 0
+
+    def solve(rest: list[PairingTeam]) -> list[list[PairingTeam]] | None:
+        nonlocal steps
+        if not rest:
+            return []
+        top, others = rest[0], rest[1:]
+        candidates = sorted(
+            (o for o in others if o.id not in top.opponents and top.id not in o.opponents),
+            key=lambda o: _cost(top, o, place),
+        )
+        for partner in candidates:
+            steps += 1
+            if steps > budget:
+                return None
+            tail = solve([o for o in others if o is not partner])
+            if tail is not None:
+                return [[top, partner], *tail]
+        return None
+
+    return solve(list(pool))
 
 
 def assign_sides(pairs: Sequence[tuple[PairingTeam, PairingTeam]]) -> tuple[PairedTable, ...]:

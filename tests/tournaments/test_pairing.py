@@ -126,3 +126,37 @@ def test_round_robin_meets_every_team_exactly_once(count: int) -> None:
         assert sorted(byes) == list(range(count))
     with pytest.raises(PairingError, match="past the last"):
         round_robin_pair(teams, round_number=round_robin_rounds(count) + 1)
+
+
+def test_late_rounds_of_a_small_event_find_the_pairing_without_rematch() -> None:
+    # 1, 2 and 3 have met 4, 5 and 6, and 1 has met 2: 1 and 2 could only both meet 3, so one
+    # rematch cannot be avoided.
+    met = {1: {4, 5, 6}, 2: {4, 5, 6}, 3: {4, 5, 6}, 4: {1, 2, 3}, 5: {1, 2, 3}, 6: {1, 2, 3}}
+    met[1] |= {2}
+    met[2] |= {1}
+    teams = [PairingTeam(t, opponents=frozenset(met[t])) for t in range(1, 7)]
+    draw = swiss_pair(teams)
+    assert draw.rematches == 1
+    # A ring of past meetings: the greedy 1-4, 2-3 leaves 5-6, a rematch; the search finds 1-4,
+    # 2-5, 3-6 (or another pairing) without one.
+    met = {1: {2, 3}, 2: {1, 4}, 3: {1, 5}, 4: {2, 6}, 5: {3, 6}, 6: {4, 5}}
+    teams = [PairingTeam(t, opponents=frozenset(met[t])) for t in range(1, 7)]
+    draw = swiss_pair(teams)
+    assert draw.rematches == 0
+
+
+def test_a_swiss_of_ten_teams_over_nine_rounds_rarely_rematches() -> None:
+    rng = random.Random(3)
+    rematches = 0
+    for _trial in range(20):
+        met: dict[int, set[int]] = {t: set() for t in range(10)}
+        score = dict.fromkeys(range(10), 0)
+        for _round in range(9):
+            order = sorted(range(10), key=lambda t: (-score[t], t))
+            draw = swiss_pair([PairingTeam(t, opponents=frozenset(met[t])) for t in order])
+            rematches += draw.rematches
+            for table in draw.tables:
+                met[table.team_a].add(table.team_b)
+                met[table.team_b].add(table.team_a)
+                score[rng.choice((table.team_a, table.team_b))] += 1
+    assert rematches <= 20  # at most about one forced rematch per nine-round event
