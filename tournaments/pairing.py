@@ -29,6 +29,8 @@ __all__ = [
 #: in the standings (one per place).
 REMATCH_COST = 1_000_000
 SAME_UNIT_COST = 10_000
+#: Events up to this size get an exhaustive (bounded) search when the repair leaves a rematch.
+SEARCH_MAX_TEAMS = 40
 
 
 class PairingError(ValueError):
@@ -155,7 +157,7 @@ def swiss_pair(
         if not improved:
             break
 
-    if any(costs[i] >= REMATCH_COST for i in range(len(pairs))):
+    if len(pool) <= SEARCH_MAX_TEAMS and any(c >= REMATCH_COST for c in costs):
         found = _search_without_rematch(pool, place)
         if found is not None:
             pairs = found
@@ -167,7 +169,7 @@ def swiss_pair(
 
 
 def _search_without_rematch(
-    pool: list[PairingTeam], place: dict[int, int], *, budget: int = 200_000
+    pool: list[PairingTeam], place: dict[int, int], *, budget: int = 20_000
 ) -> list[list[PairingTeam]] | None:
     """Return a pairing of ``pool`` without a rematch, found depth-first (the best placed team
     first, its cheapest partners first), or None when there is none within ``budget`` steps. The
