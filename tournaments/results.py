@@ -2,8 +2,8 @@
 
 A pairing's tally is what its table's match means for the standings (points, levels, winner, each
 seat's deals, finishing places and tributes). :func:`tallies_refresh` rebuilds the tallies whose
-match changed since they were written (a deal recorded, a result corrected), in a bounded number of
-queries however many tables it looks at, so standings never read deals themselves.
+match changed since they were written (a deal recorded, a result corrected), in a dozen queries per
+two thousand tables, so standings never read deals themselves.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from tournaments.models import (
 from tournaments.services import event_organizer_require, round_log_add
 
 SEATS = range(6)
+#: Pairings refreshed together: keeps every ``IN (...)`` list under SQLite's variable limit.
+CHUNK = 2000
 
 
 def _fingerprint(match: dict[str, Any] | None) -> str:
@@ -70,41 +72,64 @@ _MATCH_FIELDS = (
 )
 
 
-@transaction.atomic
-def tallies_refresh(*, pairings: QuerySet[Pairing] | Iterable[Pairing] | None = None) -> int:
-    """Rebuild the tallies of ``pairings`` whose table's match changed; return how many changed.
-
-    The match counted for a table is its latest one that was not aborted. Nine queries at most,
-    however many pairings.
-    """
-    if pairings is None:
-        return 0
-    ids = pairings.values("pk") if isinstance(pairings, QuerySet) else [p.pk for p in pairings]
+def _stale(
+    ids: Any, *, lock: bool = False
+) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]], dict[int, PairingTally]]:
+    """Return the pairings whose tally is missing or out of date, each table's counted match, and
+    the existing tallies (locked with ``lock``)."""
     rows = list(
         Pairing.objects.filter(pk__in=ids).values(
             "pk", "table_id", "team_a_id", "team_b_id", "round__event_id"
         )
     )
     if not rows:
-        return 0
-    table_ids = [r["table_id"] for r in rows]
+        return [], {}, {}
     latest: dict[int, dict[str, Any]] = {}
     for match in (
-        Match.objects.filter(table_id__in=table_ids)
+        Match.objects.filter(table_id__in=[r["table_id"] for r in rows])
         .exclude(status=Match.Status.ABORTED)
         .order_by("table_id", "id")
         .values(*_MATCH_FIELDS)
     ):
         latest[match["table_id"]] = match
-    tallies = {
-        t.pairing_id: t for t in PairingTally.objects.filter(pairing_id__in=[r["pk"] for r in rows])
-    }
+    tallies_qs = PairingTally.objects.filter(pairing_id__in=[r["pk"] for r in rows])
+    if lock:
+        tallies_qs = tallies_qs.select_for_update()
+    tallies = {t.pairing_id: t for t in tallies_qs}
     stale = [
         r
         for r in rows
         if r["pk"] not in tallies
         or tallies[r["pk"]].fingerprint != _fingerprint(latest.get(r["table_id"]))
     ]
+    return stale, latest, tallies
+
+
+def tallies_refresh(*, pairings: QuerySet[Pairing] | Iterable[Pairing] | None = None) -> int:
+    """Rebuild the tallies of ``pairings`` whose table's match changed; return how many changed.
+
+    The match counted for a table is its latest one that was not aborted. Three reads when nothing
+    changed (no transaction, so readers never wait for each other), about a dozen queries when
+    something did, per chunk of ``CHUNK`` pairings (a running round fits in one).
+    """
+    if pairings is None:
+        return 0
+    ids = (
+        list(pairings.values_list("pk", flat=True))
+        if isinstance(pairings, QuerySet)
+        else [p.pk for p in pairings]
+    )
+    changed = 0
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        if _stale(chunk)[0]:
+            with transaction.atomic():
+                changed += _tallies_rebuild(chunk)
+    return changed
+
+
+def _tallies_rebuild(ids: list[int]) -> int:
+    stale, latest, tallies = _stale(ids, lock=True)
     if not stale:
         return 0
     match_ids = [latest[r["table_id"]]["id"] for r in stale if r["table_id"] in latest]

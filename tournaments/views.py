@@ -76,9 +76,20 @@ def _kind(request: HttpRequest) -> str:
     return kind if kind in STANDINGS_KINDS else "team"
 
 
+STANDINGS_PAGE_SIZE = 100
+
+
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Live standings, a hundred rows per page (the CSV and the API have them all)."""
     event = _event(request, pk)
     kind = _kind(request)
+    rows = standings_rows_fresh(event, kind)
+    pages = max(1, -(-len(rows) // STANDINGS_PAGE_SIZE))
+    try:
+        page = min(max(1, int(request.GET.get("page", "1"))), pages)
+    except ValueError:
+        page = 1
+    start = (page - 1) * STANDINGS_PAGE_SIZE
     return render(
         request,
         "tournaments/standings.html",
@@ -86,7 +97,9 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "kind": kind,
             "kinds": STANDINGS_KINDS,
-            "rows": standings_rows_fresh(event, kind),
+            "rows": rows[start : start + STANDINGS_PAGE_SIZE],
+            "page": page,
+            "pages": range(1, pages + 1) if pages > 1 else [],
             "tie_breaks": event.tie_break_labels(),
             "refresh_seconds": 30,
         },

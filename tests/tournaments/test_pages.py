@@ -144,7 +144,7 @@ def test_referee_pages_enter_confirm_and_refuse_the_same_person(world) -> None:
     bad = c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4 1"})
     assert bad.status_code == 200 and not ResultSubmission.objects.filter(pairing=other).exists()
     bad = c.post(url, {"action": "submit", "first_dealer": "x", "deals": "0 2 4"})
-    assert "0 to 5" in bad.content.decode()
+    assert "0 到 5" in bad.content.decode()  # the form error, in Chinese by default
     c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4\n1 3 5\n0 2 4"})
     submission = ResultSubmission.objects.get(pairing=other)
     same = c.post(url, {"action": "confirm", "submission": submission.pk}, follow=True)
