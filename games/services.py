@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -99,6 +99,7 @@ class _Locked:
     deal: Deal | None
     engine: EngineMatch
     seats: list[TableSeat]
+    deal_fields: set[str] = field(default_factory=set)
 
     @property
     def bot_seats(self) -> frozenset[int]:
@@ -113,8 +114,17 @@ def _lock(match_id: int) -> _Locked:
     except Match.DoesNotExist:
         raise MatchGone(f"No match {match_id}.") from None
     deal = match.deals.filter(number=match.current_deal).first() if match.current_deal else None
-    seats = list(TableSeat.objects.filter(table_id=match.table_id).select_related("player"))
+    key = (match.pk, match.seed, match.created_at)
+    seats = _SEATS.get(key)
+    if seats is None:  # seats do not change during a match: read them once per process
+        seats = list(TableSeat.objects.filter(table_id=match.table_id).select_related("player"))
+        if len(_SEATS) > 1024:
+            _SEATS.clear()
+        _SEATS[key] = seats
     return _Locked(match, deal, engine_state.engine_match(match, deal), seats)
+
+
+_SEATS: dict[tuple[object, ...], list[TableSeat]] = {}
 
 
 def _bot_for(locked: _Locked, seat: int, salt: str) -> Any:
@@ -228,7 +238,7 @@ def _store_actions(locked: _Locked) -> None:
     if deal.over:
         _finish_deal(locked)
         fields += ["result", "record", "finished_at", "turn_deadline", *_POINT_FIELDS]
-    deal_row.save(update_fields=fields)
+    locked.deal_fields.update(fields)
 
 
 _POINT_FIELDS = [f"points_{s}" for s in range(SEAT_COUNT)] + ["points_a", "points_b"]
@@ -257,10 +267,8 @@ def _finish_deal(locked: _Locked) -> None:
         deal, table=match.table.name, number=deal_row.number, match_seed=match.seed, seats=names
     ).dumps()
     levels = engine.ladder[-1]
-    LevelStep.objects.update_or_create(
-        match=match,
-        deal_number=deal_row.number,
-        defaults={"level_a": int(levels.a), "level_b": int(levels.b)},
+    LevelStep.objects.create(
+        match=match, deal_number=deal_row.number, level_a=int(levels.a), level_b=int(levels.b)
     )
     _store_match(locked)
 
@@ -298,7 +306,7 @@ def _winner_side(match: Match, engine: EngineMatch) -> str:
     return ""
 
 
-def _schedule(locked: _Locked) -> None:
+def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     """Set the turn deadline and queue, on commit, what the match waits for next."""
     from games import tasks  # tasks import services: import here, not at module level
 
@@ -327,11 +335,11 @@ def _schedule(locked: _Locked) -> None:
             )
     now = timezone.now()
     if humans:
-        keep = (
-            deal.phase is Phase.RETURN and deal_row.turn_deadline and deal_row.turn_deadline > now
-        )
+        deadline = deal_row.turn_deadline
+        keep = deadline is not None and (kick or (deal.phase is Phase.RETURN and deadline > now))
         if not keep:
             deal_row.turn_deadline = now + timedelta(seconds=match.turn_seconds)
+        assert deal_row.turn_deadline is not None
         left = max(0.0, (deal_row.turn_deadline - now).total_seconds())
         for seat in humans:
             transaction.on_commit(
@@ -341,13 +349,15 @@ def _schedule(locked: _Locked) -> None:
             )
     else:
         deal_row.turn_deadline = None
-    deal_row.save(update_fields=["turn_deadline"])
+    locked.deal_fields.add("turn_deadline")
 
 
 def _commit(locked: _Locked) -> None:
     """Schedule what comes next and, once committed, cache the state and tell the table."""
     _schedule(locked)
     match, deal, engine = locked.match, locked.deal, locked.engine
+    if deal is not None and locked.deal_fields:
+        deal.save(update_fields=sorted(locked.deal_fields))
     table_id = match.table_id
 
     def committed() -> None:
@@ -593,7 +603,9 @@ def matches_kick(*, idle_seconds: float = 15.0) -> int:
             deadline = locked.deal.turn_deadline if locked.deal is not None else None
             if deadline is not None and deadline > cutoff:
                 continue  # a person's turn: the timer has not run out yet
-            _schedule(locked)
+            _schedule(locked, kick=True)
+            if locked.deal is not None and locked.deal_fields:
+                locked.deal.save(update_fields=sorted(locked.deal_fields))
             Match.objects.filter(pk=match_id).update(updated_at=timezone.now())
             kicked += 1
     return kicked
