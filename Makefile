@@ -27,7 +27,7 @@ demo: setup migrate
 
 # pytest exit code 5 means "no tests were collected": for this suite that is a broken set-up, so it fails.
 test: setup
-	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@LUZI_BROKER_DIR=$${LUZI_BROKER_DIR:-$(VAR)/broker-test} $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; failing on purpose." >&2; fi; \
 	exit $$rc
 

@@ -9,6 +9,7 @@ var/.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
@@ -152,7 +153,9 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = ENV.broker_url
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    BROKER_DIR = VAR_DIR / "broker"
+    # `make test` gives the tests (and the workers they start) a folder of their own, so a demo
+    # worker running beside them never takes their messages.
+    BROKER_DIR = Path(os.environ.get("LUZI_BROKER_DIR") or VAR_DIR / "broker")
     for folder in ("queue", "processed", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
