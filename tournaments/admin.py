@@ -17,8 +17,10 @@ from tournaments.models import (
     Meet,
     Membership,
     Pairing,
+    ResultSubmission,
     Round,
     RoundEntry,
+    RoundLog,
     Team,
     TeamMember,
     Unit,
@@ -211,12 +213,53 @@ class RoundEntryInline(admin.TabularInline):
         return False
 
 
+class RoundLogInline(admin.TabularInline):
+    model = RoundLog
+    extra = 0
+    fields = ["at", "user", "action", "detail"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # written by the round services
+
+
 @admin.register(Round)
 class RoundAdmin(EventScopedAdmin):
     list_display = ["event", "number", "status"]
     list_filter = ["status", "event"]
     search_fields = ["event__name"]
-    inlines = [PairingInline, RoundEntryInline]
+    inlines = [PairingInline, RoundEntryInline, RoundLogInline]
+    # The status moves through the round services (confirm, start, complete) on the dashboard.
+    readonly_fields = ["status"]
+
+
+@admin.register(ResultSubmission)
+class ResultSubmissionAdmin(EventScopedAdmin):
+    """Every version a referee entered, read-only: confirm or reject on the organizer dashboard."""
+
+    event_path = "pairing__round__event"
+    list_display = ["pairing", "version", "status", "submitted_by", "submitted_at", "reviewed_by"]
+    list_filter = ["status", "pairing__round__event"]
+    search_fields = ["pairing__team_a__name", "pairing__team_b__name"]
+    readonly_fields = [
+        "pairing",
+        "version",
+        "first_dealer",
+        "deals",
+        "status",
+        "submitted_by",
+        "submitted_at",
+        "reviewed_by",
+        "reviewed_at",
+        "note",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Pairing)

@@ -47,6 +47,8 @@ ORGANIZER_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "round": ("view", "add", "change", "delete"),
         "pairing": ("view", "add", "change", "delete"),
         "roundentry": ("view", "add", "change", "delete"),
+        "roundlog": ("view",),
+        "resultsubmission": ("view",),
         "unit": ("view", "add", "change"),
         "membership": ("view", "add", "change", "delete"),
         "meet": ("view",),
