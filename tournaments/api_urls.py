@@ -12,6 +12,7 @@ urlpatterns = [
     path("events/<int:pk>/standings/", apis.StandingsApi.as_view(), name="standings"),
     path("events/<int:pk>/standings.csv", apis.StandingsCsvApi.as_view(), name="standings-csv"),
     path("events/<int:pk>/rounds/", apis.EventRoundsApi.as_view(), name="event-rounds"),
+    path("events/<int:pk>/import/", apis.EventImportApi.as_view(), name="event-import"),
     path("meets/<int:pk>/standings/", apis.MeetStandingsApi.as_view(), name="meet-standings"),
     path("rounds/<int:pk>/", apis.RoundDetailApi.as_view(), name="round"),
     path("rounds/<int:pk>/tables/", apis.RoundTablesApi.as_view(), name="round-tables"),

@@ -301,6 +301,74 @@ class MeetStandingsApi(APIView):
         )
 
 
+# --- Registration import -------------------------------------------------------------------------
+
+
+def _plan_json(plan: Any) -> dict[str, Any]:
+    return {
+        "ok": plan.ok,
+        "problems": [{"row": p.row, "message": p.message} for p in plan.problems],
+        "new_units": list(plan.new_units),
+        "teams": [
+            {
+                "name": t.name,
+                "unit": t.unit,
+                "formed": t.formed,
+                "players": [
+                    {"row": p.row, "name": p.name, "employee_number": p.employee_number}
+                    for p in t.players
+                ],
+            }
+            for t in plan.teams
+        ],
+        "without_team": [p.name for p in plan.without_team],
+        "warnings": list(plan.warnings),
+    }
+
+
+class EventImportApi(APIView):
+    """POST a .csv or .xlsx file (multipart field ``file``): ``?dry_run=1`` previews, otherwise
+    imports; a bad file answers 400 with every bad row and writes nothing."""
+
+    @extend_schema(
+        request={
+            "multipart/form-data": inline_serializer(
+                "ImportUpload",
+                {
+                    "file": serializers.FileField(),
+                    "create_units": serializers.BooleanField(required=False),
+                },
+            )
+        },
+        parameters=[OpenApiParameter("dry_run", bool, default=False)],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        event = _event_for(request, pk)
+        user = _require_user(request)
+        services.event_organizer_require(event=event, user=user)
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise ApplicationError("Send the file in the multipart field 'file'.")
+        if upload.size > 5 * 1024 * 1024:
+            raise ApplicationError("The file is larger than 5 MB.")
+        create_units = str(request.data.get("create_units", "true")).lower() in ("1", "true")
+        content = upload.read()
+        if str(request.query_params.get("dry_run", "")).lower() in ("1", "true"):
+            plan = services.event_import_plan(
+                event=event, filename=upload.name, content=content, create_units=create_units
+            )
+            return Response(_plan_json(plan), status=200 if plan.ok else 400)
+        plan = services.event_import(
+            event=event,
+            filename=upload.name,
+            content=content,
+            user=user,
+            create_units=create_units,
+        )
+        return Response(_plan_json(plan), status=201)
+
+
 # --- Rounds ---------------------------------------------------------------------------------------
 
 

@@ -158,3 +158,24 @@ def test_results_list_shows_organizers_every_version(world) -> None:
         "pending"
     ]
     assert client().get(f"/api/v1/tables/{pairing}/results/").json() == []
+
+
+def test_import_through_the_api_previews_refuses_and_imports() -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    event = EventFactory()
+    organizer = UserFactory()
+    event_organizer_add(event=event, user=organizer)
+    org = client(organizer)
+    url = f"/api/v1/events/{event.pk}/import/"
+    good = "姓名,部门\n甲,研发\n乙,研发\n丙,研发\n".encode()
+    preview = org.post(f"{url}?dry_run=1", {"file": SimpleUploadedFile("p.csv", good)})
+    assert preview.status_code == 200 and preview.json()["teams"][0]["name"] == "研发一队"
+    assert not event.teams.exists()
+    bad = org.post(url, {"file": SimpleUploadedFile("p.csv", good + "甲,研发\n".encode())})
+    assert bad.status_code == 400 and bad.json()["problems"][0]["row"] == 5
+    assert org.post(url, {}).status_code == 400
+    stranger = client(UserFactory()).post(url, {"file": SimpleUploadedFile("p.csv", good)})
+    assert stranger.status_code == 403
+    done = org.post(url, {"file": SimpleUploadedFile("p.csv", good)})
+    assert done.status_code == 201 and event.teams.count() == 1
