@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -61,5 +62,11 @@ def practice_table_open(
     table = services.table_create(
         name=_("Practice · %(name)s") % {"name": player.name}, players=[player, *bots]
     )
-    services.match_start(table=table, deals_per_match=deals_per_match, seed=seed)
+    services.match_start(
+        table=table,
+        deals_per_match=deals_per_match,
+        seed=seed,
+        # how long a bot "thinks" (so a person can follow the plays); tests set 0
+        bot_delay_ms=getattr(settings, "LUZI_PRACTICE_BOT_DELAY_MS", 600),
+    )
     return table

@@ -23,6 +23,7 @@ def table_strings() -> dict[str, Any]:
     return {
         "bigJoker": "大怪",
         "smallJoker": "小怪",
+        "bot": _("bot"),
         "sideA": _("Team A"),
         "sideB": _("Team B"),
         "dealer": _("dealer (庄)"),
@@ -90,7 +91,7 @@ def table_strings() -> dict[str, Any]:
             "live": _("live"),
             "reconnecting": _("reconnecting…"),
             "polling": _("refreshing every 2 s"),
-            "offline": _("offline"),
+            "offline": _("disconnected"),
         },
     }
 

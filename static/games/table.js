@@ -116,8 +116,14 @@
       var head = document.createElement("div");
       head.className = "seat-head";
       var name = document.createElement("strong");
-      name.textContent = s.player + (s.is_bot ? " 🤖" : "");
+      name.textContent = s.player;
       head.appendChild(name);
+      if (s.is_bot) {
+        var bot = document.createElement("span");
+        bot.className = "tag bot";
+        bot.textContent = T.bot;
+        head.appendChild(bot);
+      }
       var tag = document.createElement("span");
       tag.className = "tag";
       tag.textContent = sideName(s.side);

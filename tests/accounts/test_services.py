@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.utils import translation
 
 from accounts import services
 from accounts.models import LoginCode
@@ -18,8 +20,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache() -> None:
+def _clear_cache() -> Iterator[None]:
     cache.clear()
+    with translation.override("en"):  # the messages below are matched in English
+        yield
 
 
 def make_team(organizer=None) -> Team:

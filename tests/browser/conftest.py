@@ -1,0 +1,93 @@
+"""A live ASGI server (uvicorn, in a thread of the test process, on the test database) and
+Debian's Chromium driven by Playwright.
+
+Without /usr/bin/chromium the browser tests skip with the reason, except in CI (CI=true), where
+they fail: .ci/run installs chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def live_asgi(transactional_db: Any, settings: Any) -> Iterator[str]:
+    """The site (HTTP, static files, WebSockets) at http://127.0.0.1:PORT, on the test database."""
+    import uvicorn
+    from channels.routing import ProtocolTypeRouter
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    from config.asgi import application
+
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    app = ProtocolTypeRouter(
+        {
+            "http": ASGIStaticFilesHandler(get_asgi_application()),  # no collectstatic needed
+            "websocket": application.application_mapping["websocket"],
+        }
+    )
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Debian's headless Chromium under Playwright."""
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run must install chromium")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium to run browser tests)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+    # plain blocking calls between browser steps, which is safe here.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

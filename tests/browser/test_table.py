@@ -1,0 +1,135 @@
+"""A person logs in, opens a practice table, plays by clicking until the deal ends and sees its
+result; a spectator in a second browser context sees the plays arrive without reloading. Bots and
+timers run on a real Celery worker process; the pages talk to a real ASGI server."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Match, Table, TableSeat
+from tests.browser.conftest import ARTIFACTS
+from tests.workers import celery_workers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "correct horse battery staple"
+
+# what the player's page waits for: their move, or the end of the deal
+READY = """() => {
+  const shown = (id) => { const el = document.getElementById(id); return el && !el.hidden; };
+  const usable = (id) => {
+    const el = document.getElementById(id);
+    return el && !el.hidden && !el.disabled;
+  };
+  return shown('deal-result') || shown('match-over') || document.getElementById('deal-result')
+    || usable('btn-pass') || !document.getElementById('btn-return').hidden
+    || (document.getElementById('prompt').textContent && usable('btn-hint'));
+}"""
+
+
+def log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url(f"{base}/accounts/me/")
+
+
+def take_turn(page: Any) -> str:
+    """Act once as a person would: return a card, or pick the first hinted play, or pass."""
+    if page.is_visible("#btn-return"):
+        page.click("#hand button.card-face >> nth=-1")
+        page.wait_for_function("() => !document.getElementById('btn-return').disabled")
+        page.click("#btn-return")
+        return "return"
+    page.click("#btn-hint")
+    chips = page.locator("#hints button.hint")
+    if chips.count():
+        chips.first.click()
+        # the server explains the selection before it is sent
+        page.wait_for_function("() => document.getElementById('message').textContent.length > 0")
+        assert "ok" in page.get_attribute("#message", "class")
+        page.click("#btn-play")
+        return "play"
+    page.click("#btn-hint")  # close the list
+    page.click("#btn-pass")
+    return "pass"
+
+
+def test_a_person_plays_a_practice_deal_in_the_browser_and_a_spectator_watches(
+    live_asgi: str, browser: Any, settings: Any
+) -> None:
+    settings.LUZI_PRACTICE_BOT_DELAY_MS = 0
+    User = get_user_model()
+    User.objects.create_user("xiaoming", password=PASSWORD)
+    User.objects.create_user("watcher", password=PASSWORD)
+    base = live_asgi
+
+    with celery_workers(1):  # with beat: its watchdog re-queues any lost task
+        player = browser.new_context(viewport={"width": 1000, "height": 900}, locale="zh-CN")
+        page = player.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        log_in(page, base, "xiaoming")
+        page.click("#practice")
+        page.wait_for_url(f"{base}/tables/*/")
+        seat = TableSeat.objects.select_related("table").get(player__user__username="xiaoming")
+        table: Table = seat.table
+        assert table.seats.filter(player__is_bot=True).count() == 5
+        assert "小怪" in page.content() or page.locator("#hand button").count() == 27
+
+        watcher = browser.new_context(viewport={"width": 420, "height": 900})  # a phone
+        spectator = watcher.new_page()
+        log_in(spectator, base, "watcher")
+        spectator.goto(f"{base}/tables/{table.pk}/")
+        assert spectator.locator("#hand").count() == 0  # no hand for a spectator
+        spectator.evaluate("() => { window.__notReloaded = true; }")
+        seen_seq = int(spectator.evaluate("() => Number(document.body.dataset.seq)"))
+
+        moves: list[str] = []
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            try:
+                page.wait_for_function(READY, timeout=60_000)
+            except Exception:
+                page.screenshot(path=str(ARTIFACTS / "table-failure.png"), full_page=True)
+                raise AssertionError(
+                    f"stuck after moves {moves}: {page.inner_text('#prompt')!r} "
+                    f"{page.inner_text('#message')!r} {page.inner_text('#conn')!r}"
+                ) from None
+            if page.is_visible("#deal-result") or page.is_visible("#match-over"):
+                break
+            before = page.evaluate("() => document.body.dataset.seq")
+            moves.append(take_turn(page))
+            page.wait_for_function(
+                f"() => document.body.dataset.seq !== '{before}'"
+                " || document.getElementById('message').className.includes('bad')",
+                timeout=30_000,
+            )
+            assert "bad" not in (page.get_attribute("#message", "class") or ""), page.inner_text(
+                "#message"
+            )
+        else:
+            raise AssertionError(f"the deal did not end; moves so far: {moves}")
+
+        assert "play" in moves
+        result = page.inner_text("#result")
+        assert "第 1 局" in result or "deal 1" in result.lower() or result.strip()
+        page.screenshot(path=str(ARTIFACTS / "table-player.png"), full_page=True)
+
+        # the spectator's page followed the plays without a reload
+        spectator.wait_for_function(
+            f"() => Number(document.body.dataset.seq) > {seen_seq} || "
+            "Number(document.body.dataset.deal) > 1",
+            timeout=10_000,
+        )
+        assert spectator.evaluate("() => window.__notReloaded === true")
+        spectator.screenshot(path=str(ARTIFACTS / "table-spectator.png"), full_page=True)
+        assert spectator.locator("#hand").count() == 0
+        assert not errors, errors
+        match = Match.objects.get(table=table)
+        assert match.deals.filter(number=1, status="finished").exists()
