@@ -130,6 +130,15 @@ class Meet(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        points = self.placement_points
+        if not isinstance(points, list) or any(
+            not isinstance(p, int) or isinstance(p, bool) or p < 0 for p in points
+        ):
+            raise ValidationError(
+                {"placement_points": _("Use a list of whole numbers, e.g. [7, 5, 4, 3, 2, 1].")}
+            )
+
 
 class TieBreak(models.TextChoices):
     HEAD_TO_HEAD = "head_to_head", _("head-to-head")

@@ -288,6 +288,11 @@ def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw
             ordered = list(teams)
             random.Random(f"luzi:{event.pk}:{number}").shuffle(ordered)
         else:
+            from tournaments.results import event_tallies_refresh
+
+            # Every result counts, including a match that finished after its round was forced
+            # complete.
+            event_tallies_refresh(event=event, open_rounds_only=False)
             by_id = {t.pk: t for t in teams}
             ordered = [by_id[row.team] for row in event_team_standings(event=event)]
         return pairing_algo.swiss_pair([as_pairing(t) for t in ordered])

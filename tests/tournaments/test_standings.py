@@ -126,3 +126,16 @@ def test_meet_placement_points_with_shared_places() -> None:
     assert points == {10: 7 + 3 + 4, 20: 5 + 6, 30: 4 + 6}
     assert [m.unit for m in leaderboard] == [10, 20, 30]
     assert leaderboard[0].places == ((1, 1), (1, 4), (2, 3))
+
+
+@pytest.mark.django_db
+def test_meet_placement_points_are_validated() -> None:
+    from django.core.exceptions import ValidationError
+
+    from tests.tournaments.factories import MeetFactory
+
+    meet = MeetFactory.build(placement_points=[7, "five"])
+    with pytest.raises(ValidationError, match="whole numbers"):
+        meet.clean()
+    meet.placement_points = [7, 5, 4]
+    meet.clean()
