@@ -12,6 +12,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -53,6 +54,42 @@ def _validated(serializer: serializers.Serializer[Any]) -> dict[str, Any]:
     raise ApplicationError("; ".join(parts), extra={"errors": serializer.errors})
 
 
+class ErrorSerializer(serializers.Serializer[Any]):
+    """Every refusal: a message for people (in the request's language where the service has one)."""
+
+    detail = serializers.CharField()
+
+
+class StateSerializer(serializers.Serializer[Any]):
+    """The table's state (documentation only: ``games.selectors.table_state`` builds it)."""
+
+    table = serializers.DictField(help_text="id, name, mode, status")
+    seats = serializers.ListField(
+        child=serializers.DictField(), help_text="seat, side, player, is_bot, cards (a count)"
+    )
+    match = serializers.DictField(
+        allow_null=True, help_text="levels, ladder, points, deal number, results, status"
+    )
+    deal = serializers.DictField(
+        allow_null=True,
+        help_text="the current deal's public view: phase, dealer, level, turn, awaiting, counts, "
+        "trick, last_trick, finish, tributes, result",
+    )
+    seq = serializers.IntegerField(help_text="actions so far in the current deal; send it back")
+    deal_number = serializers.IntegerField()
+    deadline = serializers.DateTimeField(allow_null=True, help_text="when the turn times out")
+    you = serializers.DictField(
+        allow_null=True, help_text="only for the seated player: seat, hand, legal actions"
+    )
+
+
+_REFUSALS = {
+    400: OpenApiResponse(ErrorSerializer, description="illegal or malformed"),
+    403: OpenApiResponse(ErrorSerializer, description="not this table's seated player; no CSRF"),
+    404: OpenApiResponse(ErrorSerializer, description="no such table"),
+}
+
+
 def seat_view_of(state: dict[str, Any]) -> SeatView:
     """What :func:`games.checks.selection_explain` needs, read from a seat's state."""
     deal = state.get("deal") or {}
@@ -73,6 +110,7 @@ class TableStateApi(APIView):
 
     permission_classes = [AllowAny]
 
+    @extend_schema(responses={200: StateSerializer, 404: _REFUSALS[404]})
     def get(self, request: Request, table_id: int) -> Response:
         table = _table(table_id)
         return Response(selectors.table_state(table=table, seat=seat_of_request(request, table)))
@@ -87,17 +125,25 @@ class TableActionApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class ActionInputSerializer(serializers.Serializer[Any]):
         action = serializers.ChoiceField(choices=["play", "pass", "return"])
         cards = serializers.CharField(
             required=False, allow_blank=True, default="", max_length=MAX_CARDS_TEXT
         )
         seq = serializers.IntegerField(min_value=0)
 
+    @extend_schema(
+        request=ActionInputSerializer,
+        responses={
+            200: StateSerializer,
+            **_REFUSALS,
+            409: OpenApiResponse(ErrorSerializer, description="stale seq: someone acted first"),
+        },
+    )
     def post(self, request: Request, table_id: int) -> Response:
         table = _table(table_id)
         seat = _seated(request, table)
-        data = _validated(self.InputSerializer(data=request.data))
+        data = _validated(self.ActionInputSerializer(data=request.data))
         services.seat_act(
             table=table, seat=seat, kind=data["action"], cards=data["cards"], seq=data["seq"]
         )
@@ -110,13 +156,29 @@ class TableCheckApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer[Any]):
+    class CheckInputSerializer(serializers.Serializer[Any]):
         cards = serializers.CharField(allow_blank=True, max_length=MAX_CARDS_TEXT)
 
+    @extend_schema(
+        request=CheckInputSerializer,
+        responses={
+            200: inline_serializer(
+                "SelectionVerdict",
+                {
+                    "ok": serializers.BooleanField(),
+                    "message": serializers.CharField(),
+                    "action": serializers.CharField(),
+                    "type": serializers.CharField(),
+                    "cards": serializers.CharField(),
+                },
+            ),
+            **_REFUSALS,
+        },
+    )
     def post(self, request: Request, table_id: int) -> Response:
         table = _table(table_id)
         seat = _seated(request, table)
-        data = _validated(self.InputSerializer(data=request.data))
+        data = _validated(self.CheckInputSerializer(data=request.data))
         state = selectors.table_state(table=table, seat=seat)
         verdict = selection_explain(view=seat_view_of(state), cards=data["cards"])
         return Response(verdict.to_json())
@@ -128,6 +190,7 @@ class TableLeaveApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(request=None, responses={200: StateSerializer, **_REFUSALS})
     def post(self, request: Request, table_id: int) -> Response:
         table = _table(table_id)
         seat = _seated(request, table)

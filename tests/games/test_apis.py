@@ -3,6 +3,7 @@ and exactly one of many identical concurrent actions applied."""
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -268,3 +269,13 @@ def test_twenty_identical_concurrent_actions_apply_exactly_once() -> None:
         t.join()
     assert sorted(codes) == [200] + [409] * 19, codes
     assert Action.objects.filter(deal__match__table=table, seat=0).count() == 1
+
+
+def test_the_play_api_is_in_the_openapi_schema(client: Client) -> None:
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    paths = json.loads(response.content)["paths"]
+    for name in ("state", "actions", "check", "leave"):
+        assert f"/api/v1/tables/{{table_id}}/{name}/" in paths
+    action = paths["/api/v1/tables/{table_id}/actions/"]["post"]
+    assert {"200", "400", "403", "409"} <= set(action["responses"])
