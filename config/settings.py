@@ -209,6 +209,9 @@ if _CHANNEL_LAYER_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     LUZI_PUSH_RESYNC_SECONDS = 1.0
+# A seated person whose every table page has been closed this long has left the table (an escape
+# during a deal, leaving between deals); 0 turns it off and leaves it to the turn timers.
+LUZI_LEAVE_GRACE_SECONDS = 60.0
 
 # --- Logging: to stderr, the container's log ------------------------------------------------------
 LOGGING = {

@@ -6,6 +6,12 @@ to the table's group; each connection then reads the state *for its own seat* (t
 logged-in player sitting there, None for everyone else) and pushes it. So a message never carries
 another seat's hand: it is the same ``table_state`` the API answers with, computed per connection.
 
+Leaving: when the last connection of a seated person closes and none comes back within
+``LUZI_LEAVE_GRACE_SECONDS`` (0 turns this off), the player has left the table: an escape during a
+deal, or leaving between deals (``games.services.seat_escape``), with the contract's penalties.
+Presence is counted in Django's cache; with several web processes give them a shared cache (in the
+worst case a lost count means no escape is declared, and the timers' system plays take over).
+
 Reconnect and resync: the browser reconnects with backoff and receives the full state on connect;
 it may also send ``{"type": "resync"}``. Each connection also re-reads the state every
 ``LUZI_PUSH_RESYNC_SECONDS`` and pushes it when it changed, so a lost message (or, without Redis,
@@ -18,20 +24,68 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.core.cache import cache
 
-from games import selectors
+from config.exceptions import ApplicationError
+from games import selectors, services
 from games.events import group_name
-from games.models import Table
+from games.models import Match, Table
 
 logger = logging.getLogger(__name__)
 
 #: WebSocket close code when the table does not exist.
 CLOSE_NOT_FOUND = 4404
+
+
+_grace_tasks: set[asyncio.Task[None]] = set()
+
+
+def _presence_keys(table_id: int, seat: int) -> tuple[str, str]:
+    base = f"luzi:presence:{table_id}:{seat}"
+    return f"{base}:count", f"{base}:seen"
+
+
+def presence(table_id: int, seat: int, change: int) -> None:
+    """Count a seat's open connections (+1 on connect, -1 on close, 0 to just say "still here")."""
+    count_key, seen_key = _presence_keys(table_id, seat)
+    if change:
+        cache.add(count_key, 0, timeout=None)
+        try:
+            cache.incr(count_key, change)
+        except ValueError:
+            cache.set(count_key, max(change, 0), timeout=None)
+    cache.set(seen_key, time.time(), timeout=None)
+
+
+def leave_if_gone(table_id: int, seat: int, grace: float) -> bool:
+    """Declare that ``seat`` left when it has had no connection for ``grace`` seconds and its
+    match goes on; returns whether it did."""
+    count_key, seen_key = _presence_keys(table_id, seat)
+    if int(cache.get(count_key, 0)) > 0 or time.time() - float(cache.get(seen_key, 0)) < grace:
+        return False
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not Match.objects.filter(table=table, status=Match.Status.PLAYING):
+        return False
+    try:
+        services.seat_escape(table=table, seat=seat)
+    except ApplicationError:
+        return False  # the match ended meanwhile
+    logger.info("table %s: seat %s closed the page and did not come back: left", table_id, seat)
+    return True
+
+
+async def _grace(table_id: int, seat: int, grace: float) -> None:
+    await asyncio.sleep(grace)
+    try:
+        await database_sync_to_async(leave_if_gone)(table_id, seat, grace)
+    except Exception:
+        logger.exception("table %s: checking whether seat %s left failed", table_id, seat)
 
 
 def _seat_and_state(table_id: int, user: Any, seat: int | None, find_seat: bool) -> Any:
@@ -62,6 +116,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seat, state = found
+        if self.seat is not None:
+            await database_sync_to_async(presence)(self.table_id, self.seat, +1)
         await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
         await self.accept()
         await self._push(state, force=True)
@@ -72,8 +128,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self._resync.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._resync
-        if hasattr(self, "table_id"):
-            await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
+        if not hasattr(self, "table_id"):
+            return
+        await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
+        grace = float(getattr(settings, "LUZI_LEAVE_GRACE_SECONDS", 60))
+        if self.seat is not None and self._resync is not None:
+            await database_sync_to_async(presence)(self.table_id, self.seat, -1)
+            if grace > 0:
+                task = asyncio.create_task(_grace(self.table_id, self.seat, grace))
+                _grace_tasks.add(task)
+                task.add_done_callback(_grace_tasks.discard)
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
@@ -115,5 +179,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await asyncio.sleep(interval)
             try:
                 await self._send_state()
+                if self.seat is not None:
+                    await database_sync_to_async(presence)(self.table_id, self.seat, 0)
             except Exception:  # a failed re-read must not close the connection; log, retry
                 logger.exception("table %s: resync failed", self.table_id)
