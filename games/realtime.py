@@ -27,7 +27,7 @@ import logging
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
@@ -44,6 +44,13 @@ CLOSE_NOT_FOUND = 4404
 
 
 _grace_tasks: set[asyncio.Task[None]] = set()
+
+
+def _in_pool(func: Any) -> Any:
+    """Run ``func`` in the thread pool (closing stale database connections around it), not in
+    the one thread that Django's sync views share under ASGI: pushes then never queue the
+    players' requests behind them."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False)
 
 
 def _presence_keys(table_id: int, seat: int) -> tuple[str, str]:
@@ -109,9 +116,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        found = await database_sync_to_async(_seat_and_state)(
-            self.table_id, self.scope.get("user"), None, True
-        )
+        found = await _in_pool(_seat_and_state)(self.table_id, self.scope.get("user"), None, True)
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -160,7 +165,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self._send_state()
 
     async def _send_state(self, *, force: bool = False) -> None:
-        found = await database_sync_to_async(_seat_and_state)(self.table_id, None, self.seat, False)
+        found = await _in_pool(_seat_and_state)(self.table_id, None, self.seat, False)
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return

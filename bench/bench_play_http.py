@@ -1,0 +1,329 @@
+"""Benchmark of online play over HTTP and WebSockets (issue: Online play). Prints figures only.
+
+The real stack: an ASGI web server (uvicorn, one process), one Celery worker process, the database
+and the broker/channel layer named by the environment. Background load: ``--bot-tables`` tables of
+six bots playing long matches. Measured: ``--players`` simulated people, each alone with five bots
+at a table, who wait for their turn on their WebSocket and answer over HTTP
+(``POST /api/v1/tables/{id}/actions/``, the first legal action); beside each table a spectator's
+WebSocket watches. Figures:
+
+- action round trip (POST until its 200 answer), p50 and p95 (target p95 <= 100 ms);
+- push delay: from sending an action until a *spectator* of that table receives the state that
+  includes it (target p95 <= 250 ms).
+
+Run it with PostgreSQL and Redis, as production would (the defaults below):
+
+    .venv/bin/python bench/bench_play_http.py                      # 50 + 50 tables, 60 s
+    .venv/bin/python bench/bench_play_http.py --players 10 --bot-tables 10 --seconds 20 --json
+
+It creates (and empties) the database ``luzi_bench_http`` unless DATABASE_URL is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/luzi_bench_http")
+os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/4")
+os.environ.update(
+    DJANGO_SETTINGS_MODULE="config.settings",
+    DEBUG="false",
+    SECURE_SSL_REDIRECT="false",
+    SECURE_COOKIES="false",
+    ALLOWED_HOSTS="127.0.0.1,localhost",
+    LOG_LEVEL=os.environ.get("LOG_LEVEL", "WARNING"),
+)
+
+
+def ensure_database() -> None:
+    """Create the PostgreSQL database of DATABASE_URL if it does not exist yet."""
+    url = os.environ["DATABASE_URL"]
+    if not url.startswith("postgres"):
+        return
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+ensure_database()
+
+import django  # noqa: E402
+
+django.setup()
+
+import websockets  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import (  # noqa: E402
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,  # noqa: E402
+)
+from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from games import services  # noqa: E402
+from games.models import Deal, Match, Table  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def make_table(name: str, user: Any = None) -> Table:
+    players = []
+    for seat in range(6):
+        if seat == 0 and user is not None:
+            players.append(services.player_create(name=user.username, user=user))
+        else:
+            players.append(
+                services.player_create(name=f"{name}-b{seat}", is_bot=True, bot_kind="heuristic")
+            )
+    return services.table_create(name=name, players=players)
+
+
+def session_for(user: Any) -> str:
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return str(store.session_key)
+
+
+def start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        args, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+class Player:
+    """One simulated person: waits for their turn on the WebSocket, answers over HTTP."""
+
+    def __init__(self, base: str, table_id: int, session: str, csrf: str) -> None:
+        self.base = base
+        self.table_id = table_id
+        self.cookie = f"sessionid={session}; csrftoken={csrf}"
+        self.csrf = csrf
+        self.round_trips: list[float] = []
+        self.sent: dict[tuple[int, int], float] = {}  # (deal, seq after) -> time sent
+        self.errors: list[str] = []
+
+    def post_action(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        request = urllib.request.Request(
+            f"{self.base}/api/v1/tables/{self.table_id}/actions/",
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={
+                "Content-Type": "application/json",
+                "Cookie": self.cookie,
+                "X-CSRFToken": self.csrf,
+            },
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    async def play(self, until: float) -> None:
+        uri = f"{self.base.replace('http', 'ws', 1)}/ws/tables/{self.table_id}/"
+        async with websockets.connect(
+            uri, origin=self.base, additional_headers={"Cookie": self.cookie}, max_size=2**23
+        ) as ws:
+            acted: tuple[int, int] | None = None
+            while time.monotonic() < until:
+                try:
+                    text = await asyncio.wait_for(
+                        ws.recv(), timeout=max(0.1, until - time.monotonic())
+                    )
+                except TimeoutError:
+                    return
+                state = json.loads(text)["state"]
+                deal, you = state.get("deal"), state.get("you") or {}
+                key = (state["deal_number"], state["seq"])
+                if not deal or 0 not in deal.get("awaiting", []) or not you.get("legal"):
+                    continue
+                if acted == key:
+                    continue
+                acted = key
+                plays = [a for a in you["legal"] if a["kind"] != "pass"]
+                choice = (plays or you["legal"])[0]
+                body = {"action": choice["kind"], "cards": choice.get("cards", ""), "seq": key[1]}
+                sent = time.monotonic()
+                self.sent[(key[0], key[1] + 1)] = sent
+                status, _answer = await asyncio.to_thread(self.post_action, body)
+                if status == 200:
+                    self.round_trips.append(time.monotonic() - sent)
+                elif status != 409:
+                    self.errors.append(f"{status} {_answer.get('detail')}")
+
+
+async def spectate(base: str, player: Player, until: float, delays: list[float]) -> None:
+    """A spectator of the player's table: when a state shows the player's action, the delay."""
+    uri = f"{base.replace('http', 'ws', 1)}/ws/tables/{player.table_id}/"
+    async with websockets.connect(uri, origin=base, max_size=2**23) as ws:
+        while time.monotonic() < until:
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
+            except TimeoutError:
+                return
+            now = time.monotonic()
+            state = json.loads(text)["state"]
+            seen = (state["deal_number"], state["seq"])
+            for key in [k for k in player.sent if k <= seen]:  # this state includes the action
+                delays.append(now - player.sent.pop(key))
+
+
+async def measure(base: str, players: list[Player], seconds: float) -> list[float]:
+    until = time.monotonic() + seconds
+    delays: list[float] = []
+    await asyncio.gather(
+        *(p.play(until) for p in players), *(spectate(base, p, until, delays) for p in players)
+    )
+    return delays
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=50, help="people, one per table")
+    parser.add_argument("--bot-tables", type=int, default=50, help="all-bot tables (load)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measuring time")
+    parser.add_argument("--bot-delay-ms", type=int, default=100, help="bots' think time")
+    parser.add_argument("--json", action="store_true")
+    options = parser.parse_args()
+
+    call_command("migrate", verbosity=0)
+    call_command("flush", interactive=False, verbosity=0)
+    folder = Path(tempfile.mkdtemp(prefix="luzi-bench-http-"))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", "default,games"],
+        cwd=ROOT, capture_output=True, check=False,
+    )  # fmt: skip
+    web = start(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--no-access-log", "--log-level", "warning"],
+        folder / "web.log",
+    )  # fmt: skip
+    worker = start(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
+         "--loglevel", "WARNING", "-n", f"bench-http-{os.getpid()}@%h", "--without-gossip",
+         "--without-mingle"],
+        folder / "worker.log",
+    )  # fmt: skip
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"{base}/healthz", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        User = get_user_model()
+        bot_matches = [
+            services.match_start(table=make_table(f"bots{n}"), deals_per_match=50, bot_delay_ms=0)
+            for n in range(options.bot_tables)
+        ]
+        players = []
+        for n in range(options.players):
+            user = User.objects.create_user(f"bench{n}")
+            table = make_table(f"people{n}", user)
+            services.match_start(
+                table=table, deals_per_match=50, bot_delay_ms=options.bot_delay_ms, turn_seconds=60
+            )
+            players.append(Player(base, table.pk, session_for(user), secrets.token_hex(16)))
+        deals_before = Deal.objects.filter(status=Deal.Status.FINISHED).count()
+        started = time.monotonic()
+        delays = asyncio.run(measure(base, players, options.seconds))
+        elapsed = time.monotonic() - started
+        deals = Deal.objects.filter(status=Deal.Status.FINISHED).count() - deals_before
+        round_trips = [rt for p in players for rt in p.round_trips]
+        errors = [e for p in players for e in p.errors]
+        figures = {
+            "players": options.players,
+            "bot_tables": options.bot_tables,
+            "seconds": round(elapsed, 1),
+            "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+            "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
+            "actions": len(round_trips),
+            "actions_per_second": round(len(round_trips) / elapsed, 1),
+            "round_trip_ms_p50": round(1000 * percentile(round_trips, 0.5), 1),
+            "round_trip_ms_p95": round(1000 * percentile(round_trips, 0.95), 1),
+            "push_delay_ms_p50": round(1000 * percentile(delays, 0.5), 1),
+            "push_delay_ms_p95": round(1000 * percentile(delays, 0.95), 1),
+            "pushes_measured": len(delays),
+            "deals_finished": deals,
+            "bot_matches": len(bot_matches),
+            "errors": len(errors),
+            "first_errors": errors[:3],
+            "mean_round_trip_ms": round(1000 * statistics.fmean(round_trips), 1)
+            if round_trips
+            else None,
+        }
+        if Match.objects.filter(status=Match.Status.PLAYING).count() == 0:
+            figures["note"] = "every match ended before the time was up"
+    finally:
+        stop(web)
+        stop(worker)
+    if options.json:
+        print(json.dumps(figures))
+        return
+    print(
+        f"{options.players} people over HTTP + {options.bot_tables} all-bot tables, "
+        f"{figures['database']}, {figures['channel_layer']}, {figures['seconds']} s"
+    )
+    print(
+        f"action round trip: p50 {figures['round_trip_ms_p50']} ms, "
+        f"p95 {figures['round_trip_ms_p95']} ms (target p95 <= 100 ms); "
+        f"{figures['actions']} actions, {figures['actions_per_second']}/s"
+    )
+    print(
+        f"push to a spectator: p50 {figures['push_delay_ms_p50']} ms, "
+        f"p95 {figures['push_delay_ms_p95']} ms (target p95 <= 250 ms); "
+        f"{figures['pushes_measured']} measured"
+    )
+    print(f"deals finished meanwhile: {deals}; errors: {len(errors)} {errors[:3]}")
+    print(f"logs: {folder}")
+
+
+if __name__ == "__main__":
+    main()
