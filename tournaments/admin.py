@@ -122,7 +122,7 @@ class TeamMemberInline(admin.TabularInline):
 class TeamInline(admin.TabularInline):
     model = Team
     extra = 0
-    fields = ["name", "unit"]
+    fields = ["name", "unit", "withdrawn"]
     show_change_link = True
     autocomplete_fields = ["unit"]
 
@@ -163,8 +163,8 @@ class EventAdmin(EventScopedAdmin):
 
 @admin.register(Team)
 class TeamAdmin(EventScopedAdmin):
-    list_display = ["name", "event", "unit", "member_names"]
-    list_filter = ["event", "unit"]
+    list_display = ["name", "event", "unit", "member_names", "withdrawn"]
+    list_filter = ["event", "withdrawn", "unit"]
     search_fields = ["name", "unit__name", "members__player__name"]
     autocomplete_fields = ["unit"]
     inlines = [TeamMemberInline]

@@ -282,6 +282,11 @@ class Team(models.Model):
         related_name="teams",
     )
     players = models.ManyToManyField(Player, through="TeamMember", related_name="teams")
+    withdrawn = models.BooleanField(
+        _("withdrawn"),
+        default=False,
+        help_text=_("A withdrawn team is not paired in later rounds; its results stay."),
+    )
 
     class Meta:
         verbose_name = _("team")

@@ -222,7 +222,7 @@ def round_log_add(
 
 
 def _teams_ready(event: Event) -> list[Team]:
-    teams = list(event.teams.prefetch_related("members").order_by("pk"))
+    teams = list(event.teams.filter(withdrawn=False).prefetch_related("members").order_by("pk"))
     short = [t.name for t in teams if len(t.members.all()) != TEAM_SIZE]
     if short:
         raise ApplicationError(
@@ -294,7 +294,9 @@ def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw
             # complete.
             event_tallies_refresh(event=event, open_rounds_only=False)
             by_id = {t.pk: t for t in teams}
-            ordered = [by_id[row.team] for row in event_team_standings(event=event)]
+            ordered = [
+                by_id[row.team] for row in event_team_standings(event=event) if row.team in by_id
+            ]
         return pairing_algo.swiss_pair([as_pairing(t) for t in ordered])
     except pairing_algo.PairingError as error:
         raise ApplicationError(str(error)) from None
@@ -592,3 +594,16 @@ def event_import(
     for planned in plan.without_team:
         player_for(planned)
     return plan
+
+
+@transaction.atomic
+def team_withdraw(
+    *, team: Team, user: AbstractBaseUser | None = None, withdrawn: bool = True
+) -> Team:
+    """Withdraw a team from later rounds (a no-show), or bring it back with ``withdrawn=False``.
+    Its results so far stay in the standings."""
+    team = Team.objects.select_for_update().select_related("event").get(pk=team.pk)
+    event_organizer_require(event=team.event, user=user)
+    team.withdrawn = withdrawn
+    team.save(update_fields=["withdrawn"])
+    return team

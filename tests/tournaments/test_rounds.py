@@ -184,3 +184,22 @@ def test_round_start_makes_the_event_running_and_refuses_twice() -> None:
     assert event.status == Event.Status.RUNNING
     with pytest.raises(ConflictError, match="not confirmed"):
         round_start(round=round_, start_matches=False)
+
+
+def test_a_withdrawn_team_is_not_paired_but_keeps_its_results() -> None:
+    from tournaments.services import team_withdraw
+
+    event = _event(teams=4)
+    first = round_create_paired(event=event, confirm=True)
+    round_start(round=first, start_matches=False)
+    _finish(first)
+    gone = first.pairings.first().team_a
+    team_withdraw(team=gone)
+    second = round_create_paired(event=event)
+    placed = {e.team_id for e in RoundEntry.objects.filter(round=second)}
+    assert gone.pk not in placed and len(placed) == 3
+    from tournaments.selectors import event_team_standings
+
+    assert next(r for r in event_team_standings(event=event) if r.team == gone.pk).points == 18
+    with pytest.raises(NotAllowedError):
+        team_withdraw(team=gone, user=UserFactory(), withdrawn=False)
