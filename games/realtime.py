@@ -27,7 +27,7 @@ import logging
 import time
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
@@ -35,7 +35,7 @@ from django.core.cache import cache
 from config.exceptions import ApplicationError
 from games import selectors, services
 from games.events import group_name
-from games.models import Match, Table
+from games.models import Deal, Match, Table
 
 logger = logging.getLogger(__name__)
 
@@ -90,9 +90,28 @@ def leave_if_gone(table_id: int, seat: int, grace: float) -> bool:
 async def _grace(table_id: int, seat: int, grace: float) -> None:
     await asyncio.sleep(grace)
     try:
-        await database_sync_to_async(leave_if_gone)(table_id, seat, grace)
+        await _in_pool(leave_if_gone)(table_id, seat, grace)
     except Exception:
         logger.exception("table %s: checking whether seat %s left failed", table_id, seat)
+
+
+def _token(table_id: int) -> Any:
+    """A cheap fingerprint of the table's state (its match and current deal rows): the periodic
+    resync reads the whole state only when it changed."""
+    match = (
+        Match.objects.filter(table_id=table_id)
+        .order_by("-created_at", "-id")
+        .values_list("id", "status", "current_deal", "updated_at")
+        .first()
+    )
+    if match is None:
+        return Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+    deal = (
+        Deal.objects.filter(match_id=match[0], number=match[2])
+        .values_list("seq", "status", "turn_deadline")
+        .first()
+    )
+    return (match, deal)
 
 
 def _seat_and_state(table_id: int, user: Any, seat: int | None, find_seat: bool) -> Any:
@@ -122,7 +141,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         self.seat, state = found
         if self.seat is not None:
-            await database_sync_to_async(presence)(self.table_id, self.seat, +1)
+            await _in_pool(presence)(self.table_id, self.seat, +1)
         await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
         await self.accept()
         await self._push(state, force=True)
@@ -138,7 +157,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
         grace = float(getattr(settings, "LUZI_LEAVE_GRACE_SECONDS", 60))
         if self.seat is not None and self._resync is not None:
-            await database_sync_to_async(presence)(self.table_id, self.seat, -1)
+            await _in_pool(presence)(self.table_id, self.seat, -1)
             if grace > 0:
                 task = asyncio.create_task(_grace(self.table_id, self.seat, grace))
                 _grace_tasks.add(task)
@@ -180,11 +199,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _resync_loop(self) -> None:
         interval = float(getattr(settings, "LUZI_PUSH_RESYNC_SECONDS", 5.0))
+        token = None
         while True:
             await asyncio.sleep(interval)
             try:
-                await self._send_state()
+                now = await _in_pool(_token)(self.table_id)
+                if now != token:
+                    token = now
+                    await self._send_state()
                 if self.seat is not None:
-                    await database_sync_to_async(presence)(self.table_id, self.seat, 0)
+                    await _in_pool(presence)(self.table_id, self.seat, 0)
             except Exception:  # a failed re-read must not close the connection; log, retry
                 logger.exception("table %s: resync failed", self.table_id)
