@@ -36,6 +36,15 @@ def test_database_url() -> str:
     return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}{port}/{db['NAME']}"
 
 
+def _die_with_parent() -> None:
+    """On Linux, have the kernel kill the process when the test run dies (no orphan workers)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["DATABASE_URL"] = test_database_url()
@@ -57,6 +66,7 @@ class Proc:
             stdout=self._file,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=_die_with_parent,
         )
 
     def kill(self) -> None:
