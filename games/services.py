@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError
@@ -213,17 +213,7 @@ def _store_actions(locked: _Locked) -> None:
     assert deal_row is not None
     deal = locked.engine.deals[deal_row.number - 1]
     new = deal.actions[deal_row.seq :]
-    Action.objects.bulk_create(
-        Action(
-            deal=deal_row,
-            seq=deal_row.seq + i,
-            seat=a.seat,
-            kind=a.kind.value,
-            cards=format_cards(a.cards),
-            system=a.system,
-        )
-        for i, a in enumerate(new, 1)
-    )
+    _insert_actions(deal_row, new)
     deal_row.seq += len(new)
     fields = ["seq", "status", "finishing_order", "tribute"]
     deal_row.finishing_order = list(deal.finish)
@@ -239,6 +229,25 @@ def _store_actions(locked: _Locked) -> None:
         _finish_deal(locked)
         fields += ["result", "record", "finished_at", "turn_deadline", *_POINT_FIELDS]
     locked.deal_fields.update(fields)
+
+
+def _insert_actions(deal_row: Deal, new: Sequence[EngineAction]) -> None:
+    """Append ``new`` to the deal's log: one statement for a whole bot deal's ~200 actions."""
+    ops = connection.ops
+    columns = ("deal_id", "seq", "seat", "kind", "cards", "system", "created_at")
+    head = "INSERT INTO {} ({}) VALUES ".format(
+        ops.quote_name(Action._meta.db_table), ", ".join(ops.quote_name(c) for c in columns)
+    )
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    now = ops.adapt_datetimefield_value(timezone.now())
+    rows = [
+        (deal_row.pk, deal_row.seq + i, a.seat, a.kind.value, format_cards(a.cards), a.system, now)
+        for i, a in enumerate(new, 1)
+    ]
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 400):  # one round trip per 400 rows
+            chunk = rows[start : start + 400]
+            cursor.execute(head + ", ".join([row] * len(chunk)), [v for r in chunk for v in r])
 
 
 _POINT_FIELDS = [f"points_{s}" for s in range(SEAT_COUNT)] + ["points_a", "points_b"]
@@ -352,12 +361,18 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     locked.deal_fields.add("turn_deadline")
 
 
+def _save_deal(locked: _Locked) -> None:
+    """Write the deal row's changed fields (once per change, however many steps changed them)."""
+    if locked.deal is not None and locked.deal_fields:
+        locked.deal.save(update_fields=sorted(locked.deal_fields))
+    locked.deal_fields.clear()
+
+
 def _commit(locked: _Locked) -> None:
     """Schedule what comes next and, once committed, cache the state and tell the table."""
     _schedule(locked)
+    _save_deal(locked)
     match, deal, engine = locked.match, locked.deal, locked.engine
-    if deal is not None and locked.deal_fields:
-        deal.save(update_fields=sorted(locked.deal_fields))
     table_id = match.table_id
 
     def committed() -> None:
@@ -405,6 +420,9 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
             if deal.over:
                 break
     _store_actions(locked)
+    if not locked.engine.over and locked.match.between_deals_seconds == 0:
+        _save_deal(locked)
+        _deal_next(locked)  # no pause between deals: deal the next one now, played by its own task
     _commit(locked)
     return True
 
@@ -604,8 +622,7 @@ def matches_kick(*, idle_seconds: float = 15.0) -> int:
             if deadline is not None and deadline > cutoff:
                 continue  # a person's turn: the timer has not run out yet
             _schedule(locked, kick=True)
-            if locked.deal is not None and locked.deal_fields:
-                locked.deal.save(update_fields=sorted(locked.deal_fields))
+            _save_deal(locked)
             Match.objects.filter(pk=match_id).update(updated_at=timezone.now())
             kicked += 1
     return kicked
