@@ -32,7 +32,7 @@ from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
     STANDINGS_COLUMNS,
     STANDINGS_KINDS,
-    event_standings_rows,
+    event_standings_rows_cached,
     events_visible_to,
     meet_unit_standings,
     round_byes,
@@ -213,7 +213,7 @@ def _kind(request: Request) -> str:
 def standings_rows_fresh(event: Event, kind: str) -> list[dict[str, object]]:
     """Refresh the tallies of running rounds, then return the standings rows."""
     event_tallies_refresh(event=event)
-    return event_standings_rows(event=event, kind=kind)
+    return event_standings_rows_cached(event=event, kind=kind)
 
 
 class StandingsApi(APIView):

@@ -217,6 +217,8 @@ class Event(models.Model):
         help_text=_("Online in Luzi, or offline with real cards and a referee."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: Bumped whenever a result the standings read changes, so cached standings know they are old.
+    results_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("event")
@@ -512,6 +514,9 @@ class PairingTally(models.Model):
         Pairing, verbose_name=_("pairing"), on_delete=models.CASCADE, related_name="tally"
     )
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+", editable=False)
+    # The pairing's teams, repeated so that standings read tallies without a join.
+    team_a = models.ForeignKey(Team, null=True, on_delete=models.CASCADE, related_name="+")
+    team_b = models.ForeignKey(Team, null=True, on_delete=models.CASCADE, related_name="+")
     match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError
@@ -154,6 +154,7 @@ def _tallies_rebuild(ids: list[int]) -> int:
             pairing_id=r["pk"], event_id=r["round__event_id"]
         )
         tally.fingerprint = _fingerprint(match)
+        tally.team_a_id, tally.team_b_id = r["team_a_id"], r["team_b_id"]
         if match is None:
             tally.match_id = None
             tally.status = PairingTally.Status.PENDING
@@ -180,6 +181,8 @@ def _tallies_rebuild(ids: list[int]) -> int:
         to_update,
         [
             "fingerprint",
+            "team_a",
+            "team_b",
             "match",
             "status",
             "points_a",
@@ -230,6 +233,9 @@ def _tallies_rebuild(ids: list[int]) -> int:
                 )
             )
     PlayerTally.objects.bulk_create(players)
+    Event.objects.filter(pk__in={r["round__event_id"] for r in stale}).update(
+        results_version=F("results_version") + 1
+    )
     return len(stale)
 
 

@@ -70,21 +70,12 @@ def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
     """Return every pairing's result so far (from the tallies) and the teams with a bye, one per
     bye."""
     results = [
-        MatchResult(
-            team_a=a,
-            team_b=b,
-            points_a=pa,
-            points_b=pb,
-            level_a=la,
-            level_b=lb,
-            winner=w,
-            finished=status == PairingTally.Status.FINISHED,
-        )
+        MatchResult(a, b, pa, pb, la, lb, w, status == PairingTally.Status.FINISHED)
         for a, b, pa, pb, la, lb, w, status in PairingTally.objects.filter(event=event)
         .exclude(status=PairingTally.Status.PENDING)
         .values_list(
-            "pairing__team_a_id",
-            "pairing__team_b_id",
+            "team_a_id",
+            "team_b_id",
             "points_a",
             "points_b",
             "level_a",
@@ -92,6 +83,7 @@ def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
             "winner_side",
             "status",
         )
+        .order_by()
     ]
     byes = list(
         RoundEntry.objects.filter(round__event=event, pairing__isnull=True)
@@ -292,3 +284,21 @@ def round_tables(*, round: Round) -> QuerySet[Pairing]:
 def round_byes(*, round: Round) -> QuerySet[Team]:
     """Return the teams with a bye in ``round``."""
     return Team.objects.filter(round_entries__round=round, round_entries__pairing__isnull=True)
+
+
+#: How long computed standings are reused at most; any new result makes them old at once (the
+#: event's results_version is part of the key), so this only bounds staleness of names.
+STANDINGS_CACHE_SECONDS = 30
+
+
+def event_standings_rows_cached(*, event: Event, kind: str) -> list[dict[str, object]]:
+    """Return :func:`event_standings_rows`, reused while the event's results are unchanged."""
+    from django.core.cache import cache
+
+    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).first()
+    key = f"luzi:standings:{event.pk}:{event.created_at.timestamp()}:{version}:{kind}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = event_standings_rows(event=event, kind=kind)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows

@@ -15,6 +15,7 @@ from django.contrib.auth.models import (
     Permission,
 )
 from django.db import IntegrityError, transaction
+from django.db.models import F
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Player, Table
@@ -82,6 +83,11 @@ def event_organizer_add(*, event: Event, user: AbstractUser) -> None:
     event.organizers.add(user)
 
 
+def event_results_changed(*, event: Event) -> None:
+    """Mark the event's standings as old (cached standings are keyed by this version)."""
+    Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+
+
 @transaction.atomic
 def unit_get_or_create(
     *, name: str, kind: Unit.Kind = Unit.Kind.DEPARTMENT, parent: Unit | None = None
@@ -127,6 +133,7 @@ def team_create(
         names = ", ".join(sorted(m.player.name for m in taken))
         raise ApplicationError(f"Already in a team of this event: {names}.")
     team = Team.objects.create(event=event, name=name, unit=unit)
+    event_results_changed(event=event)
     TeamMember.objects.bulk_create(
         TeamMember(team=team, event=event, player=player, order=order)
         for order, player in enumerate(players)
@@ -309,7 +316,9 @@ def _round_fill(
         pairing = pairing_create(
             round=round, team_a=team_a, team_b=team_b, number=number, mode=Table.Mode(mode)
         )
-        PairingTally.objects.create(pairing=pairing, event_id=round.event_id)
+        PairingTally.objects.create(
+            pairing=pairing, event_id=round.event_id, team_a=team_a, team_b=team_b
+        )
     RoundEntry.objects.bulk_create(RoundEntry(round=round, team=team) for team in byes)
 
 
@@ -404,7 +413,9 @@ def round_pairings_set(
         pairing = pairing_create(
             round=round, team_a=teams[a], team_b=teams[b], number=number, mode=Table.Mode(mode)
         )
-        PairingTally.objects.create(pairing=pairing, event_id=round.event_id)
+        PairingTally.objects.create(
+            pairing=pairing, event_id=round.event_id, team_a=teams[a], team_b=teams[b]
+        )
     byes = [t for pk, t in teams.items() if pk not in set(seen)]
     RoundEntry.objects.bulk_create(RoundEntry(round=round, team=team) for team in byes)
     names = ", ".join(f"{teams[a].name}–{teams[b].name}" for a, b in tables)
@@ -423,6 +434,7 @@ def round_confirm(*, round: Round, user: AbstractBaseUser | None = None) -> Roun
         raise ApplicationError(f"Round {round.number} has no tables yet.")
     round.status = Round.Status.CONFIRMED
     round.save(update_fields=["status"])
+    event_results_changed(event=round.event)  # its byes now count
     round_log_add(round, user, RoundLog.Action.CONFIRMED)
     return round
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 __all__ = [
     "HEAD_TO_HEAD",
@@ -38,11 +39,11 @@ TIE_BREAKS = (HEAD_TO_HEAD, OPPONENTS_POINTS, LEVELS_GAINED)
 START_LEVEL = 2
 
 
-@dataclass(frozen=True, slots=True)
-class MatchResult:
+class MatchResult(NamedTuple):
     """A pairing's match so far: team A (seats 0/2/4) against team B, points and final levels.
 
     ``winner`` is "A", "B" or "" (a draw, or not finished); wins count only when ``finished``.
+    A named tuple, so that tens of thousands are cheap to build from database rows.
     """
 
     team_a: int
@@ -132,26 +133,33 @@ def team_standings(
     opponents: dict[int, list[int]] = defaultdict(list)
     beat: dict[int, list[int]] = defaultdict(list)
 
-    for r in results:
-        if r.team_a not in index or r.team_b not in index:
+    for a, b, pa, pb, la, lb, winner, finished in results:
+        if a not in index or b not in index:
             continue
-        for me, other, mine, level, side in (
-            (r.team_a, r.team_b, r.points_a, r.level_a, "A"),
-            (r.team_b, r.team_a, r.points_b, r.level_b, "B"),
-        ):
-            points[me] += mine
-            highest[me] = max(highest[me], level)
-            gained[me] += level - START_LEVEL
-            opponents[me].append(other)
-            if r.finished:
-                played[me] += 1
-                if r.winner == side:
-                    wins[me] += 1
-                    beat[me].append(other)
-                elif r.winner:
-                    losses[me] += 1
-                else:
-                    draws[me] += 1
+        points[a] += pa
+        points[b] += pb
+        if la > highest[a]:
+            highest[a] = la
+        if lb > highest[b]:
+            highest[b] = lb
+        gained[a] += la - START_LEVEL
+        gained[b] += lb - START_LEVEL
+        opponents[a].append(b)
+        opponents[b].append(a)
+        if finished:
+            played[a] += 1
+            played[b] += 1
+            if winner == "A":
+                wins[a] += 1
+                losses[b] += 1
+                beat[a].append(b)
+            elif winner == "B":
+                wins[b] += 1
+                losses[a] += 1
+                beat[b].append(a)
+            else:
+                draws[a] += 1
+                draws[b] += 1
     for team in byes:
         if team in index:
             points[team] += bye_points

@@ -179,3 +179,22 @@ def test_import_through_the_api_previews_refuses_and_imports() -> None:
     assert stranger.status_code == 403
     done = org.post(url, {"file": SimpleUploadedFile("p.csv", good)})
     assert done.status_code == 201 and event.teams.count() == 1
+
+
+def test_cached_standings_follow_a_correction_at_once(world) -> None:
+    event = world["event"]
+    org, second = client(world["organizer"]), client(world["second"])
+    created = org.post(f"/api/v1/events/{event.pk}/rounds/", {"confirm": True}, format="json")
+    org.post(f"/api/v1/rounds/{created.json()['id']}/start/")
+    table = created.json()["tables"][0]
+    url = f"/api/v1/tables/{table['id']}/results/"
+    standings = f"/api/v1/events/{event.pk}/standings/"
+
+    def enter_and_confirm(by, checker, finish) -> None:
+        entered = by.post(url, {"first_dealer": 0, "deals": [{"finish": finish}]}, format="json")
+        checker.post(f"/api/v1/results/{entered.json()['id']}/confirm/")
+
+    enter_and_confirm(org, second, [0, 2, 4])
+    assert client().get(standings).json()["rows"][0]["team_id"] == table["team_a"]["id"]
+    enter_and_confirm(second, org, [1, 3, 5])  # the correction
+    assert client().get(standings).json()["rows"][0]["team_id"] == table["team_b"]["id"]
