@@ -575,6 +575,26 @@ class PlayerTally(models.Model):
         indexes = [models.Index(fields=["event", "player"])]
 
 
+class PlayerTotal(models.Model):
+    """A player's figures summed over the event's tallies, kept up to date by the tally refresh
+    (it adds each changed tally's difference), so player standings read one row per player."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    points = models.IntegerField(default=0)
+    deals = models.IntegerField(default=0)
+    places = models.FloatField(default=0)
+    tributes_paid = models.IntegerField(default=0)
+    tributes_received = models.IntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("player total")
+        verbose_name_plural = _("player totals")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="playertotal_once_per_event"),
+        ]
+
+
 class ResultStatus(models.TextChoices):
     PENDING = "pending", _("waiting for confirmation")
     CONFIRMED = "confirmed", _("confirmed")

@@ -24,6 +24,7 @@ from tournaments.models import (
     Pairing,
     PairingTally,
     PlayerTally,
+    PlayerTotal,
     ResultSubmission,
     Round,
     RoundLog,
@@ -146,7 +147,15 @@ def _tallies_rebuild(ids: list[int]) -> int:
     ).values_list("table_id", "seat", "player_id"):
         seats[table_id][seat] = player_id
 
-    PlayerTally.objects.filter(tally__pairing_id__in=[r["pk"] for r in stale]).delete()
+    old_players = PlayerTally.objects.filter(tally__pairing_id__in=[r["pk"] for r in stale])
+    delta: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0, 0, 0.0, 0, 0])
+    for event_id, player_id, *figures in old_players.values_list(
+        "event_id", "player_id", "points", "deals", "places", "tributes_paid", "tributes_received"
+    ).order_by():
+        d = delta[(event_id, player_id)]
+        for i, value in enumerate(figures):
+            d[i] -= value
+    old_players.delete()
     to_create, to_update, players = [], [], []
     for r in stale:
         match = latest.get(r["table_id"])
@@ -233,10 +242,46 @@ def _tallies_rebuild(ids: list[int]) -> int:
                 )
             )
     PlayerTally.objects.bulk_create(players)
+    for p in players:
+        d = delta[(p.event_id, p.player_id)]
+        d[0] += p.points
+        d[1] += p.deals
+        d[2] += p.places
+        d[3] += p.tributes_paid
+        d[4] += p.tributes_received
+    _player_totals_add(delta)
     Event.objects.filter(pk__in={r["round__event_id"] for r in stale}).update(
         results_version=F("results_version") + 1
     )
     return len(stale)
+
+
+_TOTAL_FIELDS = ("points", "deals", "places", "tributes_paid", "tributes_received")
+
+
+def _player_totals_add(delta: dict[tuple[int, int], list[float]]) -> None:
+    """Add each (event, player)'s difference to its PlayerTotal row, creating missing rows."""
+    changed = {key: d for key, d in delta.items() if any(d)}
+    if not changed:
+        return
+    existing = {
+        (t.event_id, t.player_id): t
+        for t in PlayerTotal.objects.select_for_update().filter(
+            event_id__in={e for e, _p in changed}, player_id__in={p for _e, p in changed}
+        )
+    }
+    to_create, to_update = [], []
+    for (event_id, player_id), d in changed.items():
+        total = existing.get((event_id, player_id))
+        if total is None:
+            total = PlayerTotal(event_id=event_id, player_id=player_id)
+            to_create.append(total)
+        else:
+            to_update.append(total)
+        for field, value in zip(_TOTAL_FIELDS, d, strict=True):
+            setattr(total, field, getattr(total, field) + value)
+    PlayerTotal.objects.bulk_create(to_create)
+    PlayerTotal.objects.bulk_update(to_update, list(_TOTAL_FIELDS))
 
 
 def event_tallies_refresh(*, event: Event, open_rounds_only: bool = True) -> int:

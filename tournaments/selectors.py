@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from tournaments import standings
 from tournaments.models import (
@@ -11,7 +11,7 @@ from tournaments.models import (
     Meet,
     Pairing,
     PairingTally,
-    PlayerTally,
+    PlayerTotal,
     Round,
     RoundEntry,
     Team,
@@ -104,34 +104,18 @@ def event_team_standings(*, event: Event) -> list[TeamStanding]:
 
 
 def event_player_standings(*, event: Event) -> list[PlayerStanding]:
-    """Return the event's player standings, summed in the database from the player tallies."""
+    """Return the event's player standings from the players' running totals (two queries)."""
     team_of = dict(TeamMember.objects.filter(event=event).values_list("player_id", "team_id"))
-    totals = {
-        row["player_id"]: row
-        for row in PlayerTally.objects.filter(event=event)
-        .values("player_id")
-        .annotate(
-            points=Sum("points"),
-            deals=Sum("deals"),
-            places=Sum("places"),
-            paid=Sum("tributes_paid"),
-            received=Sum("tributes_received"),
-        )
-        .order_by()
-    }
     figures = [
-        PlayerFigures(
-            player=player,
-            team=team_of.get(player),
-            points=row["points"] or 0,
-            deals=row["deals"] or 0,
-            places=row["places"] or 0.0,
-            tributes_paid=row["paid"] or 0,
-            tributes_received=row["received"] or 0,
+        PlayerFigures(player, team_of.get(player), points, deals, places, paid, received)
+        for player, points, deals, places, paid, received in PlayerTotal.objects.filter(
+            event=event
+        ).values_list(
+            "player_id", "points", "deals", "places", "tributes_paid", "tributes_received"
         )
-        for player, row in totals.items()
     ]
-    figures += [PlayerFigures(player=p, team=t) for p, t in team_of.items() if p not in totals]
+    seen = {f.player for f in figures}
+    figures += [PlayerFigures(player=p, team=t) for p, t in team_of.items() if p not in seen]
     return standings.player_standings(figures)
 
 

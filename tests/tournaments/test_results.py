@@ -214,3 +214,27 @@ def test_team_standings_take_three_queries(django_assert_max_num_queries) -> Non
         TeamFactory(event=event)
     with django_assert_max_num_queries(3):
         event_team_standings(event=event)
+
+
+def test_player_totals_follow_every_correction(world) -> None:
+    from django.db.models import Sum
+
+    from tournaments.models import PlayerTotal
+
+    pairing = world["pairing"]
+    for by, checker, deals in [
+        ("referee", "checker", A_SWEEPS),
+        ("checker", "referee", [{"finish": [1, 3, 5]}, {"finish": [1, 0, 3, 5]}]),
+        ("referee", "checker", [{"finish": [0, 1, 2, 4]}]),
+    ]:
+        s = result_submit(pairing=pairing, user=world[by], first_dealer=0, deals=deals)
+        result_confirm(submission=s, user=world[checker])
+        tallies = PlayerTally.objects.filter(event=world["event"])
+        for player, points, deals_, paid in tallies.values_list(
+            "player_id", "points", "deals", "tributes_paid"
+        ):
+            total = PlayerTotal.objects.get(event=world["event"], player_id=player)
+            assert (total.points, total.deals, total.tributes_paid) == (points, deals_, paid)
+    assert PlayerTotal.objects.aggregate(s=Sum("points"))["s"] == sum(
+        PlayerTally.objects.values_list("points", flat=True)
+    )
