@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db import connection
+from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 
 from tournaments import standings
 from tournaments.models import (
@@ -23,6 +26,7 @@ from tournaments.standings import (
     PlayerFigures,
     PlayerStanding,
     TeamStanding,
+    TeamTotals,
     UnitStanding,
 )
 
@@ -93,14 +97,112 @@ def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
     return results, byes
 
 
-def event_team_standings(*, event: Event) -> list[TeamStanding]:
-    """Return the event's team standings (three queries, however many teams and deals)."""
+def event_team_totals(*, event: Event) -> tuple[list[TeamTotals], list[tuple[int, int]]]:
+    """Return the event's team totals, summed in the database from the tallies (the same figures
+    as :func:`tournaments.standings.team_totals`), and the (winner, loser) pairs of the finished
+    matches between teams that share points, wins and highest level. Six queries at most, whatever
+    the number of teams or deals."""
     teams = list(event.teams.order_by("name", "pk").values_list("pk", flat=True))
-    results, byes = event_match_results(event=event)
-    tie_breaks = [t for t in (event.tie_break_order or []) if t in standings.TIE_BREAKS]
-    return standings.team_standings(
-        teams, results, byes=byes, bye_points=event.bye_points, tie_breaks=tie_breaks
+    live = (
+        PairingTally.objects.filter(event=event)
+        .exclude(status=PairingTally.Status.PENDING)
+        .order_by()
     )
+    finished = Q(status=PairingTally.Status.FINISHED)
+    sums: dict[int, list[int]] = {t: [0, 0, 0, 0, 0, 2, 0] for t in teams}
+    for side, other in (("a", "B"), ("b", "A")):
+        mine = "A" if side == "a" else "B"
+        for team, points, highest, levels, count, played, wins, losses in (
+            live.values(f"team_{side}_id")
+            .annotate(
+                points=Sum(f"points_{side}"),
+                highest=Max(f"level_{side}"),
+                levels=Sum(f"level_{side}"),
+                count=Count("pk"),
+                played=Count("pk", filter=finished),
+                wins=Count("pk", filter=finished & Q(winner_side=mine)),
+                losses=Count("pk", filter=finished & Q(winner_side=other)),
+            )
+            .values_list(
+                f"team_{side}_id",
+                "points",
+                "highest",
+                "levels",
+                "count",
+                "played",
+                "wins",
+                "losses",
+            )
+        ):
+            if team not in sums:
+                continue
+            t = sums[team]
+            t[0] += points or 0
+            t[1] += wins
+            t[2] += losses
+            t[3] += played
+            t[4] += (levels or 0) - standings.START_LEVEL * count
+            t[5] = max(t[5], highest or standings.START_LEVEL)
+    table = PairingTally._meta.db_table
+    live_sql = (
+        f"SELECT team_a_id, team_b_id, points_a, points_b FROM {table} "
+        "WHERE event_id = %s AND status <> %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""WITH live AS ({live_sql}),
+            tot AS (SELECT s.team, SUM(s.p) AS pts FROM (
+                SELECT team_a_id AS team, points_a AS p FROM live
+                UNION ALL SELECT team_b_id, points_b FROM live) s GROUP BY s.team)
+            SELECT m.team, SUM(tot.pts) FROM (
+                SELECT team_a_id AS team, team_b_id AS opp FROM live
+                UNION ALL SELECT team_b_id, team_a_id FROM live) m
+            JOIN tot ON tot.team = m.opp GROUP BY m.team""",
+            [event.pk, PairingTally.Status.PENDING.value],
+        )
+        opponents = {team: int(points or 0) for team, points in cursor.fetchall()}
+    bye_count: dict[int, int] = defaultdict(int)
+    for team in (
+        RoundEntry.objects.filter(round__event=event, pairing__isnull=True)
+        .exclude(round__status=Round.Status.DRAFT)
+        .values_list("team_id", flat=True)
+    ):
+        bye_count[team] += 1
+    totals = []
+    for team in teams:
+        points, wins, losses, played, gained, highest = sums[team][:6]
+        byes = bye_count.get(team, 0)
+        totals.append(
+            TeamTotals(
+                team=team,
+                points=points + byes * event.bye_points,
+                wins=wins + byes,
+                draws=played - wins - losses,
+                losses=losses,
+                played=played,
+                byes=byes,
+                highest_level=highest,
+                levels_gained=gained,
+                opponents_points=opponents.get(team, 0),
+            )
+        )
+    tied = standings.primary_ties(totals)
+    beaten: list[tuple[int, int]] = []
+    if tied and standings.HEAD_TO_HEAD in (event.tie_break_order or []):
+        for a, b, winner in (
+            live.filter(finished, team_a_id__in=tied, team_b_id__in=tied)
+            .exclude(winner_side="")
+            .values_list("team_a_id", "team_b_id", "winner_side")
+        ):
+            beaten.append((a, b) if winner == "A" else (b, a))
+    return totals, beaten
+
+
+def event_team_standings(*, event: Event) -> list[TeamStanding]:
+    """Return the event's team standings (six queries at most, however many teams and deals)."""
+    totals, beaten = event_team_totals(event=event)
+    tie_breaks = [t for t in (event.tie_break_order or []) if t in standings.TIE_BREAKS]
+    return standings.rank_teams(totals, beaten=beaten, tie_breaks=tie_breaks)
 
 
 def event_player_standings(*, event: Event) -> list[PlayerStanding]:

@@ -21,6 +21,7 @@ __all__ = [
     "LEVELS_GAINED",
     "OPPONENTS_POINTS",
     "MatchResult",
+    "TeamTotals",
     "MeetStanding",
     "PlayerFigures",
     "PlayerStanding",
@@ -28,6 +29,9 @@ __all__ = [
     "UnitStanding",
     "meet_standings",
     "player_standings",
+    "primary_ties",
+    "rank_teams",
+    "team_totals",
     "team_standings",
     "unit_standings",
 ]
@@ -101,26 +105,35 @@ def _split(group: list[int], value: Callable[[int], float]) -> list[list[int]]:
     return out
 
 
-def team_standings(
+class TeamTotals(NamedTuple):
+    """A team's figures over its matches and byes, before ranking."""
+
+    team: int
+    points: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    played: int = 0
+    byes: int = 0
+    highest_level: int = START_LEVEL
+    levels_gained: int = 0
+    opponents_points: int = 0
+
+
+def team_totals(
     teams: Sequence[int],
     results: Iterable[MatchResult],
     *,
     byes: Iterable[int] = (),
     bye_points: int = 0,
-    tie_breaks: Sequence[str] = TIE_BREAKS,
-) -> list[TeamStanding]:
-    """Return the teams' standings, best first.
+) -> tuple[list[TeamTotals], list[tuple[int, int]]]:
+    """Return each team's totals (in the order of ``teams``) and the (winner, loser) pairs of the
+    finished matches.
 
-    Order: points, match wins, highest level reached, then ``tie_breaks`` in order:
-    head-to-head (match wins against the other teams still tied), opponents' points (the sum of
-    every opponent's points), levels gained (summed over matches). Teams equal on all of them share
-    a rank and are listed in the order of ``teams``. A bye adds ``bye_points`` and a win. Matches
-    still playing count their points and levels so far, and no win, draw or loss.
-    Raises ValueError for an unknown tie-break.
+    A bye adds ``bye_points`` and a win. Matches still playing count their points and levels so
+    far, and no win, draw or loss. Opponents' points add up every opponent's points from matches
+    (byes left out), once per meeting.
     """
-    unknown = [t for t in tie_breaks if t not in TIE_BREAKS]
-    if unknown:
-        raise ValueError(f"Unknown tie-break: {', '.join(unknown)}.")
     index = {team: i for i, team in enumerate(teams)}
     points = dict.fromkeys(teams, 0)
     wins = dict.fromkeys(teams, 0)
@@ -130,9 +143,8 @@ def team_standings(
     bye_count = dict.fromkeys(teams, 0)
     highest = dict.fromkeys(teams, START_LEVEL)
     gained = dict.fromkeys(teams, 0)
-    opponents: dict[int, list[int]] = defaultdict(list)
-    beat: dict[int, list[int]] = defaultdict(list)
-
+    meetings: list[tuple[int, int]] = []
+    beaten: list[tuple[int, int]] = []
     for a, b, pa, pb, la, lb, winner, finished in results:
         if a not in index or b not in index:
             continue
@@ -144,30 +156,84 @@ def team_standings(
             highest[b] = lb
         gained[a] += la - START_LEVEL
         gained[b] += lb - START_LEVEL
-        opponents[a].append(b)
-        opponents[b].append(a)
+        meetings.append((a, b))
         if finished:
             played[a] += 1
             played[b] += 1
             if winner == "A":
                 wins[a] += 1
                 losses[b] += 1
-                beat[a].append(b)
+                beaten.append((a, b))
             elif winner == "B":
                 wins[b] += 1
                 losses[a] += 1
-                beat[b].append(a)
+                beaten.append((b, a))
             else:
                 draws[a] += 1
                 draws[b] += 1
+    opp_points = dict.fromkeys(teams, 0)
+    for a, b in meetings:
+        opp_points[a] += points[b]
+        opp_points[b] += points[a]
     for team in byes:
         if team in index:
             points[team] += bye_points
             wins[team] += 1
             bye_count[team] += 1
+    totals = [
+        TeamTotals(
+            t,
+            points[t],
+            wins[t],
+            draws[t],
+            losses[t],
+            played[t],
+            bye_count[t],
+            highest[t],
+            gained[t],
+            opp_points[t],
+        )
+        for t in teams
+    ]
+    return totals, beaten
 
-    opp_points = {t: sum(points[o] for o in opponents[t]) for t in teams}
-    h2h: dict[int, int] = dict.fromkeys(teams, 0)
+
+def _primary(t: TeamTotals) -> tuple[int, int, int]:
+    return (t.points, t.wins, t.highest_level)
+
+
+def primary_ties(totals: Iterable[TeamTotals]) -> set[int]:
+    """Return the teams that share points, wins and highest level with another team: the only
+    ones whose head-to-head results can matter."""
+    groups: dict[tuple[int, int, int], list[int]] = defaultdict(list)
+    for t in totals:
+        groups[_primary(t)].append(t.team)
+    return {team for group in groups.values() if len(group) > 1 for team in group}
+
+
+def rank_teams(
+    totals: Sequence[TeamTotals],
+    *,
+    beaten: Iterable[tuple[int, int]] = (),
+    tie_breaks: Sequence[str] = TIE_BREAKS,
+) -> list[TeamStanding]:
+    """Return the standings of teams with these totals, best first.
+
+    Order: points, match wins, highest level reached, then ``tie_breaks`` in order: head-to-head
+    (match wins against the other teams still tied, from ``beaten`` = (winner, loser) pairs, of
+    which those between teams of :func:`primary_ties` are enough), opponents' points, levels
+    gained. Teams equal on all of them share a rank and keep the order of ``totals``. Raises
+    ValueError for an unknown tie-break.
+    """
+    unknown = [t for t in tie_breaks if t not in TIE_BREAKS]
+    if unknown:
+        raise ValueError(f"Unknown tie-break: {', '.join(unknown)}.")
+    by_team = {t.team: t for t in totals}
+    index = {t.team: i for i, t in enumerate(totals)}
+    beat: dict[int, list[int]] = defaultdict(list)
+    for winner, loser in beaten:
+        beat[winner].append(loser)
+    h2h: dict[int, int] = dict.fromkeys(by_team, 0)
 
     def head_to_head_in(group: list[int]) -> Callable[[int], float]:
         members = set(group)
@@ -175,9 +241,13 @@ def team_standings(
             h2h[team] = sum(1 for o in beat[team] if o in members)
         return lambda team: h2h[team]
 
-    groups = [sorted(teams, key=index.__getitem__)]
-    for key in (points.__getitem__, wins.__getitem__, highest.__getitem__):
-        groups = [sub for g in groups for sub in _split(g, key)]
+    order = sorted(by_team, key=lambda t: (tuple(-x for x in _primary(by_team[t])), index[t]))
+    groups: list[list[int]] = []
+    for team in order:
+        if groups and _primary(by_team[groups[-1][0]]) == _primary(by_team[team]):
+            groups[-1].append(team)
+        else:
+            groups.append([team])
     for tie_break in tie_breaks:
         next_groups: list[list[int]] = []
         for group in groups:
@@ -187,9 +257,9 @@ def team_standings(
             if tie_break == HEAD_TO_HEAD:
                 value = head_to_head_in(group)
             elif tie_break == OPPONENTS_POINTS:
-                value = opp_points.__getitem__
+                value = lambda team: by_team[team].opponents_points  # noqa: E731
             else:
-                value = gained.__getitem__
+                value = lambda team: by_team[team].levels_gained  # noqa: E731
             next_groups += _split(group, value)
         groups = next_groups
     groups = [sorted(g, key=index.__getitem__) for g in groups]
@@ -198,21 +268,37 @@ def team_standings(
         TeamStanding(
             rank=ranks[t][0],
             team=t,
-            points=points[t],
-            wins=wins[t],
-            draws=draws[t],
-            losses=losses[t],
-            played=played[t],
-            byes=bye_count[t],
-            highest_level=highest[t],
-            levels_gained=gained[t],
-            opponents_points=opp_points[t],
+            points=by_team[t].points,
+            wins=by_team[t].wins,
+            draws=by_team[t].draws,
+            losses=by_team[t].losses,
+            played=by_team[t].played,
+            byes=by_team[t].byes,
+            highest_level=by_team[t].highest_level,
+            levels_gained=by_team[t].levels_gained,
+            opponents_points=by_team[t].opponents_points,
             head_to_head=h2h[t],
             tied=ranks[t][1],
         )
         for g in groups
         for t in g
     ]
+
+
+def team_standings(
+    teams: Sequence[int],
+    results: Iterable[MatchResult],
+    *,
+    byes: Iterable[int] = (),
+    bye_points: int = 0,
+    tie_breaks: Sequence[str] = TIE_BREAKS,
+) -> list[TeamStanding]:
+    """Return the teams' standings from their match results, best first: :func:`team_totals`
+    then :func:`rank_teams` (see both). Raises ValueError for an unknown tie-break."""
+    if any(t not in TIE_BREAKS for t in tie_breaks):
+        rank_teams([], tie_breaks=tie_breaks)
+    totals, beaten = team_totals(teams, results, byes=byes, bye_points=bye_points)
+    return rank_teams(totals, beaten=beaten, tie_breaks=tie_breaks)
 
 
 @dataclass(frozen=True, slots=True)
