@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import connection
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 
 from tournaments import standings
@@ -143,24 +142,12 @@ def event_team_totals(*, event: Event) -> tuple[list[TeamTotals], list[tuple[int
             t[3] += played
             t[4] += (levels or 0) - standings.START_LEVEL * count
             t[5] = max(t[5], highest or standings.START_LEVEL)
-    table = PairingTally._meta.db_table
-    live_sql = (
-        f"SELECT team_a_id, team_b_id, points_a, points_b FROM {table} "
-        "WHERE event_id = %s AND status <> %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""WITH live AS ({live_sql}),
-            tot AS (SELECT s.team, SUM(s.p) AS pts FROM (
-                SELECT team_a_id AS team, points_a AS p FROM live
-                UNION ALL SELECT team_b_id, points_b FROM live) s GROUP BY s.team)
-            SELECT m.team, SUM(tot.pts) FROM (
-                SELECT team_a_id AS team, team_b_id AS opp FROM live
-                UNION ALL SELECT team_b_id, team_a_id FROM live) m
-            JOIN tot ON tot.team = m.opp GROUP BY m.team""",
-            [event.pk, PairingTally.Status.PENDING.value],
-        )
-        opponents = {team: int(points or 0) for team, points in cursor.fetchall()}
+    # Opponents' points: every meeting adds the opponent's points from matches.
+    match_points = {team: t[0] for team, t in sums.items()}
+    opponents: dict[int, int] = defaultdict(int)
+    for a, b in live.values_list("team_a_id", "team_b_id"):
+        opponents[a] += match_points.get(b, 0)
+        opponents[b] += match_points.get(a, 0)
     bye_count: dict[int, int] = defaultdict(int)
     for team in (
         RoundEntry.objects.filter(round__event=event, pairing__isnull=True)
