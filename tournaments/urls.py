@@ -7,6 +7,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.home, name="home"),
     path("meets/<slug:slug>/", views.meet_detail, name="meet_detail"),
+    path("meets/<slug:slug>/standings.csv", views.meet_standings_csv, name="meet_standings_csv"),
     path("events/<int:pk>/", views.event_detail, name="event_detail"),
     path("events/<int:pk>/rounds/<int:number>/", views.round_detail, name="round_detail"),
     path("events/<int:pk>/standings/", views.standings, name="standings"),

@@ -3,6 +3,10 @@ pairings (by table and by team), live standings, projector, team, player, meet l
 
 from __future__ import annotations
 
+import csv
+import io
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
@@ -231,7 +235,7 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     )
 
 
-def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def _meet_rows(request: HttpRequest, slug: str) -> tuple[Meet, list[Event], list[dict[str, Any]]]:
     meet = get_object_or_404(Meet, slug=slug)
     events = list(events_visible_to(request.user).filter(meet=meet).order_by("name"))
     if not events:
@@ -239,21 +243,44 @@ def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
     rows = meet_unit_standings(meet=meet, user=request.user)
     names = dict(Unit.objects.filter(pk__in=[r.unit for r in rows]).values_list("pk", "name"))
     event_names = {e.pk: e.name for e in events}
+    return (
+        meet,
+        events,
+        [
+            {
+                "rank": r.rank,
+                "unit": names.get(r.unit, ""),
+                "points": r.points,
+                "places": [(event_names.get(e, ""), place) for e, place in r.places],
+            }
+            for r in rows
+        ],
+    )
+
+
+def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    meet, events, rows = _meet_rows(request, slug)
     return render(
         request,
         "tournaments/meet_detail.html",
         {
             "meet": meet,
             "events": events,
-            "rows": [
-                {
-                    "rank": r.rank,
-                    "unit": names.get(r.unit, ""),
-                    "points": r.points,
-                    "places": [(event_names.get(e, ""), place) for e, place in r.places],
-                }
-                for r in rows
-            ],
+            "rows": rows,
             "placement_points": meet.placement_points,
         },
     )
+
+
+def meet_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The meet's unit leaderboard as CSV (UTF-8 with a BOM for spreadsheet programs)."""
+    meet, _events, rows = _meet_rows(request, slug)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["rank", "unit", "points", "places"])
+    for row in rows:
+        places = "; ".join(f"{name} #{place}" for name, place in row["places"])
+        writer.writerow([row["rank"], row["unit"], row["points"], places])
+    response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="meet-{meet.slug}.csv"'
+    return response

@@ -63,6 +63,7 @@ def test_public_pages_render_without_login(world) -> None:
         f"/teams/{pairing.team_a_id}/",
         f"/events/{event.pk}/players/{pairing.team_a.members.first().player_id}/",
         f"/meets/{event.meet.slug}/",
+        f"/meets/{event.meet.slug}/standings.csv",
     ]:
         response = c.get(url)
         assert response.status_code == 200, url
