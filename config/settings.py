@@ -202,10 +202,15 @@ if _CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [_CHANNEL_LAYER_URL], "prefix": "luzi:ws:"},
+            # redis-py 8 reads with a 5 s socket timeout, as long as the layer's blocking pop
+            # waits (5 s): a quiet connection would then fail ("Timeout reading"); allow more.
+            "CONFIG": {
+                "hosts": [{"address": _CHANNEL_LAYER_URL, "socket_timeout": 30}],
+                "prefix": "luzi:ws:",
+            },
         }
     }
-    LUZI_PUSH_RESYNC_SECONDS = 10.0
+    LUZI_PUSH_RESYNC_SECONDS = 3.0  # a cheap check: two rows, the state only when changed
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     LUZI_PUSH_RESYNC_SECONDS = 1.0

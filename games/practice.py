@@ -68,5 +68,6 @@ def practice_table_open(
         seed=seed,
         # how long a bot "thinks" (so a person can follow the plays); tests set 0
         bot_delay_ms=getattr(settings, "LUZI_PRACTICE_BOT_DELAY_MS", 600),
+        turn_seconds=getattr(settings, "LUZI_PRACTICE_TURN_SECONDS", 30),
     )
     return table

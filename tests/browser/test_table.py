@@ -39,7 +39,7 @@ def log_in(page: Any, base: str, username: str) -> None:
     page.wait_for_url(f"{base}/accounts/me/")
 
 
-def take_turn(page: Any) -> str:
+def take_turn(page: Any, shot: str = "") -> str:
     """Act once as a person would: return a card, or pick the first hinted play, or pass."""
     if page.is_visible("#btn-return"):
         page.click("#hand button.card-face >> nth=-1")
@@ -53,9 +53,13 @@ def take_turn(page: Any) -> str:
         # the server explains the selection before it is sent
         page.wait_for_function("() => document.getElementById('message').textContent.length > 0")
         assert "ok" in page.get_attribute("#message", "class")
+        if shot:  # the hand, the hints and the server's word on the selection
+            page.screenshot(path=shot, full_page=True)
         page.click("#btn-play")
         return "play"
     page.click("#btn-hint")  # close the list
+    if not page.is_enabled("#btn-pass"):
+        return "moved on"  # the table changed meanwhile (the turn is no longer ours)
     page.click("#btn-pass")
     return "pass"
 
@@ -64,6 +68,7 @@ def test_a_person_plays_a_practice_deal_in_the_browser_and_a_spectator_watches(
     live_asgi: str, browser: Any, settings: Any
 ) -> None:
     settings.LUZI_PRACTICE_BOT_DELAY_MS = 0
+    settings.LUZI_PRACTICE_TURN_SECONDS = 120  # a slow machine must not time the person out
     User = get_user_model()
     User.objects.create_user("xiaoming", password=PASSWORD)
     User.objects.create_user("watcher", password=PASSWORD)
@@ -104,7 +109,10 @@ def test_a_person_plays_a_practice_deal_in_the_browser_and_a_spectator_watches(
             if page.is_visible("#deal-result") or page.is_visible("#match-over"):
                 break
             before = page.evaluate("() => document.body.dataset.seq")
-            moves.append(take_turn(page))
+            first = "play" not in moves
+            moves.append(take_turn(page, str(ARTIFACTS / "table-playing.png") if first else ""))
+            if moves[-1] == "moved on":
+                continue
             page.wait_for_function(
                 f"() => document.body.dataset.seq !== '{before}'"
                 " || document.getElementById('message').className.includes('bad')",

@@ -242,3 +242,17 @@ def test_spectators_closing_their_page_change_nothing(settings: Any) -> None:
     async_to_sync(run)()
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
+
+
+def test_the_redis_layer_outwaits_its_own_blocking_pop() -> None:
+    """Regression: redis-py 8 reads with a 5 s socket timeout, the same as channels_redis's
+    blocking pop, so a WebSocket quiet for 5 s died with "Timeout reading from Redis" and the
+    page missed pushes until it reconnected."""
+    from channels_redis.core import RedisChannelLayer
+    from django.conf import settings as django_settings
+
+    layer = django_settings.CHANNEL_LAYERS["default"]
+    if not layer["BACKEND"].startswith("channels_redis"):
+        pytest.skip("the channel layer is in-memory here (no Redis configured)")
+    for host in layer["CONFIG"]["hosts"]:
+        assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
