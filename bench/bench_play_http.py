@@ -228,6 +228,7 @@ def main() -> None:
     parser.add_argument("--bot-tables", type=int, default=50, help="all-bot tables (load)")
     parser.add_argument("--seconds", type=float, default=60.0, help="measuring time")
     parser.add_argument("--bot-delay-ms", type=int, default=100, help="bots' think time")
+    parser.add_argument("--web-workers", type=int, default=2, help="uvicorn processes")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
 
@@ -242,7 +243,8 @@ def main() -> None:
     )  # fmt: skip
     web = start(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--no-access-log", "--log-level", "warning"],
+         "--port", str(port), "--no-access-log", "--log-level", "warning",
+         "--workers", str(options.web_workers)],
         folder / "web.log",
     )  # fmt: skip
     worker = start(
@@ -280,6 +282,7 @@ def main() -> None:
         errors = [e for p in players for e in p.errors]
         figures = {
             "players": options.players,
+            "web_workers": options.web_workers,
             "bot_tables": options.bot_tables,
             "seconds": round(elapsed, 1),
             "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
@@ -309,6 +312,7 @@ def main() -> None:
         return
     print(
         f"{options.players} people over HTTP + {options.bot_tables} all-bot tables, "
+        f"{options.web_workers} uvicorn process(es), "
         f"{figures['database']}, {figures['channel_layer']}, {figures['seconds']} s"
     )
     print(

@@ -132,6 +132,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     seat: int | None = None
     _last: str = ""
     _resync: asyncio.Task[None] | None = None
+    _pump: asyncio.Task[None] | None = None
+    _dirty: bool = False
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -148,10 +150,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self._resync = asyncio.create_task(self._resync_loop())
 
     async def disconnect(self, code: int) -> None:
-        if self._resync is not None:
-            self._resync.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._resync
+        for task in (self._resync, self._pump):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if not hasattr(self, "table_id"):
             return
         await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
@@ -180,8 +183,22 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "error", "detail": "Send resync or ping."})
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        """A change at the table (from games.events): push this connection's view of it."""
-        await self._send_state()
+        """A change at the table (from games.events): push this connection's view of it.
+
+        Changes that arrive while a state is being read are coalesced: one more read follows
+        and sends the latest state, which includes them all (a burst of bot moves costs one
+        read per connection, not one per move)."""
+        self._dirty = True
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.create_task(self._pump_states())
+
+    async def _pump_states(self) -> None:
+        while self._dirty:
+            self._dirty = False
+            try:
+                await self._send_state()
+            except Exception:  # keep the connection; the periodic resync will try again
+                logger.exception("table %s: push failed", self.table_id)
 
     async def _send_state(self, *, force: bool = False) -> None:
         found = await _in_pool(_seat_and_state)(self.table_id, None, self.seat, False)
