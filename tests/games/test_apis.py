@@ -4,6 +4,8 @@ and exactly one of many identical concurrent actions applied."""
 from __future__ import annotations
 
 import json
+import logging
+import re
 import threading
 from typing import Any
 
@@ -110,9 +112,13 @@ def _drive_bots(table: Table) -> None:
     raise AssertionError("bots did not stop")
 
 
-def test_whole_deals_never_show_a_seat_another_seats_cards() -> None:
+CARD_TOKEN = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[SHDC](?![\w])|(?<![\w])[SB]J(?![\w])")
+
+
+def test_whole_deals_never_show_a_seat_another_seats_cards(caplog: Any) -> None:
     """Play a whole match through the API (two people, four bots), scanning every payload each
-    seat and a spectator receive."""
+    seat and a spectator receive, and every log line written meanwhile (which names no card)."""
+    caplog.set_level(logging.DEBUG)
     table, users = people_table((0, 3))
     services.match_start(table=table, seed=20261129, deals_per_match=2)
     clients = {seat: client_for(user) for seat, user in users.items()}
@@ -135,6 +141,8 @@ def test_whole_deals_never_show_a_seat_another_seats_cards() -> None:
     else:
         raise AssertionError("the match did not end")
     assert actions > 10 and checked > 100
+    logged = [r.getMessage() for r in caplog.records if CARD_TOKEN.search(r.getMessage())]
+    assert not logged, logged[:3]
     final = watcher.get(state_url(table)).json()
     assert final["match"]["status"] == "finished"
     assert final["match"]["results"]  # the deals' results are shown
