@@ -135,7 +135,7 @@ def test_meet_placement_points_are_validated() -> None:
     from tests.tournaments.factories import MeetFactory
 
     meet = MeetFactory.build(placement_points=[7, "five"])
-    with pytest.raises(ValidationError, match="whole numbers"):
+    with pytest.raises(ValidationError, match=r"\[7, 5, 4, 3, 2, 1\]"):
         meet.clean()
     meet.placement_points = [7, 5, 4]
     meet.clean()
