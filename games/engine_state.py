@@ -70,7 +70,33 @@ def engine_match(match: Match, deal: Deal | None) -> EngineMatch:
         hit = _cache.pop(match.pk, None)
     if hit is not None and hit[0] == token:
         return hit[1]
+    if hit is not None and deal is not None:
+        caught_up = _catch_up(hit[0], hit[1], token, deal)
+        if caught_up is not None:
+            return caught_up
     return _rebuild(match)
+
+
+def _catch_up(old: Token, engine: EngineMatch, token: Token, deal: Deal) -> EngineMatch | None:
+    """Bring a cached state of the same deal up to date by applying only the newer actions.
+
+    Another process (a worker, another web process) moved the deal on; the log is append-only, so
+    the cached state plus the actions after its sequence number is the committed state.
+    """
+    seed, created, number, seq, _status, left = old
+    if (seed, created, number, left) != (token[0], token[1], token[2], token[5]):
+        return None
+    if not isinstance(seq, int) or seq > deal.seq or engine.deal is None:
+        return None
+    rows = Action.objects.filter(deal=deal, seq__gt=seq).order_by("seq")
+    try:
+        for row in rows.only("seat", "kind", "cards", "system"):
+            engine.apply(to_engine(row))
+    except EngineError:
+        return None
+    if len(engine.deals[-1].actions) != deal.seq:
+        return None
+    return engine
 
 
 def _rebuild(match: Match) -> EngineMatch:

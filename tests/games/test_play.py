@@ -272,7 +272,7 @@ def test_the_table_state_shows_a_hand_only_to_its_seat() -> None:
     from games.selectors import table_state
 
     table = human_table(human_seat=0)
-    match = services.match_start(table=table, seed=31)
+    match = services.match_start(table=table, seed=8_364_112_907_551)  # digits no clock shows
     deal_row = match.deals.get(number=1)
     engine = engine_state.engine_match(match, deal_row)
     engine_state.remember(match, deal_row, engine)
@@ -288,3 +288,25 @@ def test_the_table_state_shows_a_hand_only_to_its_seat() -> None:
     assert mine["you"]["hand"] == hands[0]
     assert all(h not in json.dumps(mine) for h in hands[1:])
     assert mine["seq"] == 0 and mine["deal_number"] == 1
+
+
+def test_a_cached_state_catches_up_with_actions_another_process_wrote() -> None:
+    table = human_table(human_seat=3)
+    match = services.match_start(table=table, seed=77, bot_delay_ms=0)
+    match, _deal = _human_turn(table, 3)  # the bots moved on; this process cached an old state
+    deal_row = match.deals.get(number=match.current_deal)
+    stale = engine_state.engine_match(match, deal_row)
+    engine_state.remember(match, deal_row, stale)
+    # another process acts: here, the services with this process's cache dropped
+    engine_state.forget()
+    services.seat_timeout(match_id=match.pk, number=match.current_deal, seq=deal_row.seq, seat=3)
+    engine_state.remember(match, deal_row, stale)  # this process still holds the older state
+    match.refresh_from_db()
+    deal_row.refresh_from_db()
+    caught_up = engine_state.engine_match(match, deal_row)
+    assert caught_up is stale  # updated in place, not rebuilt
+    engine_state.forget()
+    rebuilt = engine_state.engine_match(match, deal_row)
+    assert caught_up.deal is not None and rebuilt.deal is not None
+    assert caught_up.deal.public_view() == rebuilt.deal.public_view()
+    assert [caught_up.deal.hand(s) for s in range(6)] == [rebuilt.deal.hand(s) for s in range(6)]
