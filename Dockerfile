@@ -27,4 +27,5 @@ RUN useradd --create-home --uid 10001 luzi && mkdir -p /app/var && chown -R luzi
 USER luzi
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# An ASGI server: the table pages push over WebSockets (/ws/), which a WSGI server cannot carry.
+CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--access-log", "-", "config.asgi:application"]
