@@ -12,7 +12,7 @@ tournaments/services.py reads the models, calls these functions, and writes the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 __all__ = [
     "Draw",
@@ -29,6 +29,8 @@ __all__ = [
 #: in the standings (one per place).
 REMATCH_COST = 1_000_000
 SAME_UNIT_COST = 10_000
+#: How many of the lowest-placed teams (with the fewest byes) may take an odd round's bye.
+BYE_CANDIDATES = 4
 #: Events up to this size get an exhaustive (bounded) search when the repair leaves a rematch.
 SEARCH_MAX_TEAMS = 40
 
@@ -74,12 +76,6 @@ class Draw:
     notes: tuple[str, ...] = field(default=())
 
 
-def _pick_bye(teams: Sequence[PairingTeam]) -> PairingTeam:
-    """Return the lowest-placed team among those with the fewest byes."""
-    fewest = min(t.byes for t in teams)
-    return next(t for t in reversed(teams) if t.byes == fewest)
-
-
 def _cost(a: PairingTeam, b: PairingTeam, place: dict[int, int]) -> int:
     cost = abs(place[a.id] - place[b.id])
     if b.id in a.opponents or a.id in b.opponents:
@@ -96,7 +92,8 @@ def swiss_pair(
 
     A rematch is avoided whenever possible, then two teams of one unit; within that, teams meet
     those placed nearest to them. With an odd count the lowest-placed team with the fewest byes
-    sits out. Greedy from the top, then repaired by swapping partners between two tables (up to
+    sits out (or one of the next few such teams, when that avoids a rematch or a same-unit
+    table). Greedy from the top, then repaired by swapping partners between two tables (up to
     ``max_distance`` tables apart, nearest first) while that avoids a rematch or a same-unit pair.
     Raises PairingError for fewer than two teams or a team listed twice.
     """
@@ -104,12 +101,31 @@ def swiss_pair(
         raise PairingError("A team is listed twice.")
     if len(teams) < 2:
         raise PairingError("A round needs at least two teams.")
-    pool = list(teams)
+    if len(teams) % 2 == 0:
+        return _pair_even(list(teams), max_passes=max_passes, max_distance=max_distance)
+    # The bye goes to the lowest-placed team with the fewest byes, unless giving it to one of the
+    # next few such teams up lets the rest avoid a rematch or a same-unit table.
+    fewest = min(t.byes for t in teams)
+    candidates = [t for t in reversed(teams) if t.byes == fewest][:BYE_CANDIDATES]
+    best: Draw | None = None
+    for candidate in candidates:
+        draw = _pair_even(
+            [t for t in teams if t is not candidate],
+            max_passes=max_passes,
+            max_distance=max_distance,
+        )
+        draw = replace(draw, bye=candidate.id)
+        if best is None or (draw.rematches, draw.same_unit) < (best.rematches, best.same_unit):
+            best = draw
+        if not draw.rematches and not draw.same_unit:
+            break
+    assert best is not None
+    return best
+
+
+def _pair_even(pool: list[PairingTeam], *, max_passes: int, max_distance: int) -> Draw:
+    """Pair an even number of teams (given best first); see :func:`swiss_pair`."""
     bye: int | None = None
-    if len(pool) % 2:
-        bye_team = _pick_bye(pool)
-        bye = bye_team.id
-        pool.remove(bye_team)
     place = {t.id: i for i, t in enumerate(pool)}
 
     # Greedy: the best unpaired team takes the nearest partner of lowest cost within a window.

@@ -160,3 +160,14 @@ def test_a_swiss_of_ten_teams_over_nine_rounds_rarely_rematches() -> None:
                 met[table.team_b].add(table.team_a)
                 score[rng.choice((table.team_a, table.team_b))] += 1
     assert rematches <= 20  # at most about one forced rematch per nine-round event
+
+
+def test_an_odd_round_gives_the_bye_where_it_keeps_units_apart() -> None:
+    # regression: three teams of unit 1 and two of unit 2; a bye for the lowest team (unit 2)
+    # would force a same-unit table, a bye for the next one up does not
+    teams = [PairingTeam(id=i, unit=u) for i, u in enumerate([1, 2, 1, 1, 2], start=1)]
+    draw = swiss_pair(teams)
+    assert draw.same_unit == 0 and draw.rematches == 0
+    assert draw.bye == 4
+    # with no unit to keep apart, the lowest-placed team sits out
+    assert swiss_pair([PairingTeam(id=i) for i in range(1, 6)]).bye == 5

@@ -33,18 +33,22 @@ def _event(teams: int = 4, **kwargs) -> Event:
 def _finish(round_: Round, *, winner: str = "A") -> None:
     """Stand in for games: a finished match at every table of the round."""
     for pairing in round_.pairings.select_related("table"):
-        points = [6, -6, 6, -6, 6, -6] if winner == "A" else [-6, 6, -6, 6, -6, 6]
-        Match.objects.create(
-            table=pairing.table,
-            status=Match.Status.FINISHED,
-            end_reason=Match.EndReason.DEALS_PLAYED,
-            winner_side=winner,
-            level_a=3 if winner == "A" else 2,
-            level_b=3 if winner == "B" else 2,
-            **{f"points_{s}": p for s, p in enumerate(points)},
-            points_a=sum(points[0::2]),
-            points_b=sum(points[1::2]),
-        )
+        _finish_one(pairing, winner=winner)
+
+
+def _finish_one(pairing: Pairing, *, winner: str) -> None:
+    points = [6, -6, 6, -6, 6, -6] if winner == "A" else [-6, 6, -6, 6, -6, 6]
+    Match.objects.create(
+        table=pairing.table,
+        status=Match.Status.FINISHED,
+        end_reason=Match.EndReason.DEALS_PLAYED,
+        winner_side=winner,
+        level_a=3 if winner == "A" else 2,
+        level_b=3 if winner == "B" else 2,
+        **{f"points_{s}": p for s, p in enumerate(points)},
+        points_a=sum(points[0::2]),
+        points_b=sum(points[1::2]),
+    )
 
 
 def test_round_create_paired_seats_every_team_once_with_a_bye_for_an_odd_count() -> None:
@@ -73,14 +77,21 @@ def test_swiss_second_round_avoids_rematches_and_follows_the_standings() -> None
     event = _event(teams=4)
     first = round_create_paired(event=event, confirm=True)
     round_start(round=first, start_matches=False)
-    _finish(first, winner="A")
+    # the winners come from different units, so following the standings keeps units apart too
+    # (regression: with both winners in one unit this test depended on the teams' ids)
+    pairings = list(first.pairings.select_related("team_a", "team_b").order_by("number"))
+    unit_of_winner = pairings[0].team_a.unit_id
+    winners = set()
+    for pairing in pairings:
+        side = "A" if (pairing.team_a.unit_id == unit_of_winner) == (pairing.number == 1) else "B"
+        winners.add(pairing.team_a_id if side == "A" else pairing.team_b_id)
+        _finish_one(pairing, winner=side)
     second = round_create_paired(event=event)  # completes the first round on the way
     first.refresh_from_db()
     assert first.status == Round.Status.COMPLETED
     before = {frozenset((p.team_a_id, p.team_b_id)) for p in first.pairings.all()}
     after = {frozenset((p.team_a_id, p.team_b_id)) for p in second.pairings.all()}
     assert not before & after
-    winners = {p.team_a_id for p in first.pairings.all()}
     assert frozenset(winners) in after  # the two winners meet, as the standings say
 
 
