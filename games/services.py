@@ -109,11 +109,25 @@ class _Locked:
 
 
 def _lock(match_id: int) -> _Locked:
-    try:
-        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
-    except Match.DoesNotExist:
-        raise MatchGone(f"No match {match_id}.") from None
-    deal = match.deals.filter(number=match.current_deal).first() if match.current_deal else None
+    # One statement locks the match row and its newest deal row and reads both (and the table).
+    # Every write to a deal row is made under its match's lock, so this is the same lock as the
+    # match's alone. The newest deal is the current one unless a deal was dealt while this
+    # transaction waited for the lock: then read them again, the match first.
+    deal = (
+        Deal.objects.select_for_update(of=("self", "match"))
+        .select_related("match", "match__table")
+        .filter(match_id=match_id)
+        .order_by("-number")
+        .first()
+    )
+    if deal is not None and deal.number == deal.match.current_deal:
+        match = deal.match
+    else:
+        try:
+            match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        except Match.DoesNotExist:
+            raise MatchGone(f"No match {match_id}.") from None
+        deal = match.deals.filter(number=match.current_deal).first() if match.current_deal else None
     key = (match.pk, match.seed, match.created_at)
     seats = _SEATS.get(key)
     if seats is None:  # seats do not change during a match: read them once per process
@@ -333,7 +347,7 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     deal = engine.deal
     match_id, number = match.pk, match.current_deal
     if deal is None:  # between deals
-        pause = 0 if len(locked.bot_seats) == SEAT_COUNT else match.between_deals_seconds
+        pause = _pause(locked)
         transaction.on_commit(
             lambda: tasks.deal_start.apply_async((match_id, number + 1), countdown=pause)
         )
@@ -367,6 +381,11 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     else:
         deal_row.turn_deadline = None
     locked.deal_fields.add("turn_deadline")
+
+
+def _pause(locked: _Locked) -> int:
+    """Seconds between two deals: the match's pause for people; none when only bots play."""
+    return 0 if len(locked.bot_seats) == SEAT_COUNT else locked.match.between_deals_seconds
 
 
 def _save_deal(locked: _Locked) -> None:
@@ -428,7 +447,7 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
             if deal.over:
                 break
     _store_actions(locked)
-    if not locked.engine.over and locked.match.between_deals_seconds == 0:
+    if not locked.engine.over and _pause(locked) == 0:
         _save_deal(locked)
         _deal_next(locked)  # no pause between deals: deal the next one now, played by its own task
     _commit(locked)

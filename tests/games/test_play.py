@@ -8,6 +8,7 @@ import pytest
 from django.db import transaction
 
 from config.exceptions import ApplicationError, ConflictError
+from engine.cards import format_cards
 from engine.daguai import Record, replay
 from games import engine_state, services
 from games.models import Action, Deal, LevelStep, Match, Table, TableSeat
@@ -192,11 +193,35 @@ def test_an_escape_ends_the_match_with_its_points() -> None:
         services.seat_escape(table=table, seat=5)
 
 
+def play_first_deal_with_person(table: Table, match: Match) -> None:
+    """Play deal 1 of a table with a person at seat 0 (who plays their first legal action)."""
+    for _ in range(1000):
+        match.refresh_from_db()
+        deal_row = match.deals.get(number=1)
+        engine = engine_state.engine_match(match, deal_row)
+        engine_state.remember(match, deal_row, engine)
+        deal = engine.deal
+        if deal is None:
+            return
+        seat = deal.awaiting()[0]
+        if seat != 0:
+            assert services.bot_act(match_id=match.pk, number=1, seq=deal_row.seq, seat=seat)
+            continue
+        action = deal.legal_actions(0)[-1]
+        cards = format_cards(action.cards)
+        services.seat_act(
+            table=table, seat=0, kind=action.kind.value, cards=cards, seq=deal_row.seq
+        )
+    raise AssertionError("deal 1 did not end")
+
+
 def test_leaving_between_deals() -> None:
-    table = bot_table()
-    match = services.match_start(table=table, seed=9, autoplay=False, deals_per_match=3)
-    services.bot_deal_play(match_id=match.pk, number=1)
+    # A person's table pauses between deals (an all-bot table deals the next one at once).
+    table = human_table(human_seat=0)
+    match = services.match_start(table=table, seed=9, deals_per_match=3)
+    play_first_deal_with_person(table, match)
     match.refresh_from_db()
+    assert match.current_deal == 1
     if match.status == Match.Status.PLAYING:
         services.seat_escape(table=table, seat=0)
         match.refresh_from_db()
