@@ -59,7 +59,7 @@ def bot_table(name: str, humans: int = 0) -> Table:
 
 def start_worker(log: Path) -> subprocess.Popen[bytes]:
     subprocess.run(
-        [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", "default,games"],
+        [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", "default,games,bots"],
         cwd=ROOT,
         capture_output=True,
         check=False,

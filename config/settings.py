@@ -175,14 +175,21 @@ CELERY_TASK_ACKS_LATE = True  # at-least-once delivery: tasks are idempotent
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Every queue is declared here, so a plain `celery -A config worker` consumes all of them.
-# Game play (issue 5) adds its own queue to this tuple and routes its tasks there.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_QUEUES = (
     Queue("default", Exchange("default"), routing_key="default"),
     Queue("games", Exchange("games"), routing_key="games"),
+    Queue("bots", Exchange("bots"), routing_key="bots"),
 )
-# Game play runs on its own queue, so it can get workers of its own (see README).
-CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {"games.*": {"queue": "games"}}
+# Game play runs on queues of its own, so it can get workers of its own (see README): `games` for
+# tables with people (a bot's turn, a turn timer, the next deal), where someone waits for each
+# task; `bots` for whole deals of all-bot tables (simulations, the demo), bulk work that nobody
+# waits for turn by turn. A worker serving both takes from them in turn, so a backlog of bot
+# deals delays a person's table by one task at most, never by the whole backlog.
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
+    "games.bot_deal": {"queue": "bots"},
+    "games.*": {"queue": "games"},
+}
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Queue again the work of any match that stalled (a lost message, a killed worker).
     "games-watchdog": {"task": "games.watchdog", "schedule": 5.0},

@@ -92,7 +92,7 @@ class Proc:
 def purge_queues() -> None:
     """Drop messages left over from earlier runs (their database is gone)."""
     subprocess.run(
-        [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", "default,games"],
+        [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", "default,games,bots"],
         cwd=BASE_DIR,
         env=_env(),
         capture_output=True,

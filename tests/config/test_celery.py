@@ -23,3 +23,16 @@ def test_a_plain_worker_consumes_every_declared_queue() -> None:
 def test_tasks_are_autodiscovered() -> None:
     app.loader.import_default_modules()
     assert "games.ping" in app.tasks
+
+
+def test_people_s_tables_and_all_bot_deals_go_to_separate_queues() -> None:
+    """A backlog of all-bot deals (bulk work) must not sit in front of a person's table."""
+    app.loader.import_default_modules()
+
+    def queue_of(task: str) -> str:
+        return app.amqp.router.route({}, task)["queue"].name
+
+    assert queue_of("games.bot_deal") == "bots"
+    for task in ("games.bot_turn", "games.turn_timeout", "games.deal_start", "games.watchdog"):
+        assert queue_of(task) == "games"
+    assert queue_of("games.bot_deal") in {q.name for q in settings.CELERY_TASK_QUEUES}
