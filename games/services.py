@@ -108,19 +108,27 @@ class _Locked:
         return frozenset(s.seat for s in self.seats if s.player.is_bot)
 
 
-def _lock(match_id: int) -> _Locked:
-    # One statement locks the match row and its newest deal row and reads both (and the table).
-    # Every write to a deal row is made under its match's lock, so this is the same lock as the
-    # match's alone. The newest deal is the current one unless a deal was dealt while this
-    # transaction waited for the lock: then read them again, the match first.
+def _current_deal_locked(**filters: Any) -> Deal | None:
+    """Lock and read, in one statement, the match chosen by ``filters`` (on the deal's fields)
+    with its newest deal and its table; return that deal if it is the match's current one.
+
+    Every write to a deal row is made under its match's lock, so locking both rows is the same
+    lock as the match's alone. The newest deal is not the current one when a deal was dealt while
+    this transaction waited for the lock: then the caller reads them again, the match first.
+    """
     deal = (
         Deal.objects.select_for_update(of=("self", "match"))
         .select_related("match", "match__table")
-        .filter(match_id=match_id)
+        .filter(**filters)
         .order_by("-number")
         .first()
     )
-    if deal is not None and deal.number == deal.match.current_deal:
+    return deal if deal is not None and deal.number == deal.match.current_deal else None
+
+
+def _lock(match_id: int) -> _Locked:
+    deal = _current_deal_locked(match_id=match_id)
+    if deal is not None:
         match = deal.match
     else:
         try:
@@ -128,6 +136,10 @@ def _lock(match_id: int) -> _Locked:
         except Match.DoesNotExist:
             raise MatchGone(f"No match {match_id}.") from None
         deal = match.deals.filter(number=match.current_deal).first() if match.current_deal else None
+    return _locked(match, deal)
+
+
+def _locked(match: Match, deal: Deal | None) -> _Locked:
     key = (match.pk, match.seed, match.created_at)
     seats = _SEATS.get(key)
     if seats is None:  # seats do not change during a match: read them once per process
@@ -484,6 +496,9 @@ def deal_start(*, match_id: int, number: int) -> bool:
 
 
 def _playing(table: Table) -> _Locked:
+    deal = _current_deal_locked(match__table=table, match__status=Match.Status.PLAYING)
+    if deal is not None:
+        return _locked(deal.match, deal)
     match_id = (
         Match.objects.filter(table=table, status=Match.Status.PLAYING)
         .values_list("pk", flat=True)
