@@ -1,15 +1,20 @@
 """Benchmark of online play over HTTP and WebSockets (issue: Online play). Prints figures only.
 
-The real stack: an ASGI web server (uvicorn, one process), one Celery worker process, the database
-and the broker/channel layer named by the environment. Background load: ``--bot-tables`` tables of
-six bots playing long matches. Measured: ``--players`` simulated people, each alone with five bots
-at a table, who wait for their turn on their WebSocket and answer over HTTP
-(``POST /api/v1/tables/{id}/actions/``, the first legal action); beside each table a spectator's
-WebSocket watches. Figures:
+The real stack: an ASGI web server (uvicorn, ``--web-workers`` processes), one Celery worker
+process, the database and the broker/channel layer named by the environment. Background load:
+``--bot-tables`` tables of six bots playing long matches. Measured: ``--players`` simulated
+people, each alone with five bots at a table, who wait for their turn on their WebSocket and
+answer over HTTP (``POST /api/v1/tables/{id}/actions/``, the first legal action); beside each
+table a spectator's WebSocket watches. Figures:
 
 - action round trip (POST until its 200 answer), p50 and p95 (target p95 <= 100 ms);
 - push delay: from sending an action until a *spectator* of that table receives the state that
   includes it (target p95 <= 250 ms).
+
+The client shares the machine, so it measures its own cost too: it runs in one event loop with no
+threads (each player keeps one HTTP/1.1 connection open, as a browser does), and it reports its
+CPU share and how late its event loop ran (a late loop would add to every figure above), and the
+load average before and after.
 
 Run it with PostgreSQL and Redis, as production would (the defaults below):
 
@@ -25,6 +30,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import secrets
 import signal
 import socket
@@ -33,7 +39,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -146,23 +151,35 @@ class Player:
         self.round_trips: list[float] = []
         self.sent: dict[tuple[int, int], float] = {}  # (deal, seq after) -> time sent
         self.errors: list[str] = []
+        self.http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
-    def post_action(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        request = urllib.request.Request(
-            f"{self.base}/api/v1/tables/{self.table_id}/actions/",
-            data=json.dumps(body).encode(),
-            method="POST",
-            headers={
-                "Content-Type": "application/json",
-                "Cookie": self.cookie,
-                "X-CSRFToken": self.csrf,
-            },
+    async def post_action(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        data = json.dumps(body).encode()
+        head = (
+            f"POST /api/v1/tables/{self.table_id}/actions/ HTTP/1.1\r\n"
+            f"Host: {self.base.split('://', 1)[1]}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\nCookie: {self.cookie}\r\n"
+            f"X-CSRFToken: {self.csrf}\r\n\r\n"
         )
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"{}")
+        for attempt in (1, 2):  # the server may have closed an idle connection: open it again
+            try:
+                if self.http is None:
+                    host, port = self.base.split("://", 1)[1].split(":")
+                    self.http = await asyncio.open_connection(host, int(port))
+                reader, writer = self.http
+                writer.write(head.encode() + data)
+                status, payload = await read_response(reader)
+                return status, json.loads(payload or b"{}")
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.http is not None:
+            self.http[1].close()
+            self.http = None
 
     async def play(self, until: float) -> None:
         uri = f"{self.base.replace('http', 'ws', 1)}/ws/tables/{self.table_id}/"
@@ -190,11 +207,35 @@ class Player:
                 body = {"action": choice["kind"], "cards": choice.get("cards", ""), "seq": key[1]}
                 sent = time.monotonic()
                 self.sent[(key[0], key[1] + 1)] = sent
-                status, _answer = await asyncio.to_thread(self.post_action, body)
+                status, _answer = await self.post_action(body)
                 if status == 200:
                     self.round_trips.append(time.monotonic() - sent)
                 elif status != 409:
                     self.errors.append(f"{status} {_answer.get('detail')}")
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """Read one HTTP/1.1 response (Content-Length or chunked): its status and body."""
+    status = int((await reader.readuntil(b"\r\n")).split()[1])
+    headers = {}
+    while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if "content-length" in headers:
+        return status, await reader.readexactly(int(headers["content-length"]))
+    body = b""
+    while size := int((await reader.readuntil(b"\r\n")).strip(), 16):
+        body += (await reader.readexactly(size + 2))[:-2]
+    await reader.readuntil(b"\r\n")
+    return status, body
+
+
+async def loop_lag(until: float, lags: list[float], step: float = 0.05) -> None:
+    """How late the client's own event loop wakes up (its lateness adds to every figure)."""
+    while time.monotonic() < until:
+        due = time.monotonic() + step
+        await asyncio.sleep(step)
+        lags.append(time.monotonic() - due)
 
 
 async def spectate(base: str, player: Player, until: float, delays: list[float]) -> None:
@@ -213,13 +254,20 @@ async def spectate(base: str, player: Player, until: float, delays: list[float])
                 delays.append(now - player.sent.pop(key))
 
 
-async def measure(base: str, players: list[Player], seconds: float) -> list[float]:
+async def measure(
+    base: str, players: list[Player], seconds: float
+) -> tuple[list[float], list[float]]:
     until = time.monotonic() + seconds
     delays: list[float] = []
+    lags: list[float] = []
     await asyncio.gather(
-        *(p.play(until) for p in players), *(spectate(base, p, until, delays) for p in players)
+        *(p.play(until) for p in players),
+        *(spectate(base, p, until, delays) for p in players),
+        loop_lag(until, lags),
     )
-    return delays
+    for p in players:
+        p.close()
+    return delays, lags
 
 
 def main() -> None:
@@ -274,9 +322,16 @@ def main() -> None:
             )
             players.append(Player(base, table.pk, session_for(user), secrets.token_hex(16)))
         deals_before = Deal.objects.filter(status=Deal.Status.FINISHED).count()
+        load_before = os.getloadavg()
+        cpu_before = resource.getrusage(resource.RUSAGE_SELF)
         started = time.monotonic()
-        delays = asyncio.run(measure(base, players, options.seconds))
+        delays, lags = asyncio.run(measure(base, players, options.seconds))
         elapsed = time.monotonic() - started
+        cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+        client_cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (
+            cpu_after.ru_stime - cpu_before.ru_stime
+        )
+        load_after = os.getloadavg()
         deals = Deal.objects.filter(status=Deal.Status.FINISHED).count() - deals_before
         round_trips = [rt for p in players for rt in p.round_trips]
         errors = [e for p in players for e in p.errors]
@@ -301,6 +356,11 @@ def main() -> None:
             "mean_round_trip_ms": round(1000 * statistics.fmean(round_trips), 1)
             if round_trips
             else None,
+            "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
+            "client_loop_lag_ms_p95": round(1000 * percentile(lags, 0.95), 1),
+            "client_loop_lag_ms_max": round(1000 * max(lags, default=float("nan")), 1),
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in load_after],
         }
         if Match.objects.filter(status=Match.Status.PLAYING).count() == 0:
             figures["note"] = "every match ended before the time was up"
@@ -326,6 +386,14 @@ def main() -> None:
         f"{figures['pushes_measured']} measured"
     )
     print(f"deals finished meanwhile: {deals}; errors: {len(errors)} {errors[:3]}")
+    print(
+        f"client's own cost: {figures['client_cpu_percent']}% of a core, event loop late by "
+        f"p95 {figures['client_loop_lag_ms_p95']} ms (max {figures['client_loop_lag_ms_max']} ms)"
+    )
+    print(
+        f"load average before {figures['load_average_before']}, "
+        f"after {figures['load_average_after']} (2 cores: others' work counts too)"
+    )
     print(f"logs: {folder}")
 
 
