@@ -366,7 +366,7 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
         return
     assert deal_row is not None
     seq = deal_row.seq
-    if len(locked.bot_seats) == SEAT_COUNT:
+    if _bulk(locked):
         transaction.on_commit(lambda: tasks.bot_deal.apply_async((match_id, number)))
         return
     humans = [s for s in deal.awaiting() if s not in locked.bot_seats]
@@ -393,6 +393,12 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     else:
         deal_row.turn_deadline = None
     locked.deal_fields.add("turn_deadline")
+
+
+def _bulk(locked: _Locked) -> bool:
+    """Whether the match's deals are played whole, one task each: six bots with no think time
+    (simulations). Bots given a think time play turn by turn, to be watched (the demo)."""
+    return len(locked.bot_seats) == SEAT_COUNT and locked.match.bot_delay_ms == 0
 
 
 def _pause(locked: _Locked) -> int:

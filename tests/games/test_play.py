@@ -335,3 +335,36 @@ def test_a_cached_state_catches_up_with_actions_another_process_wrote() -> None:
     assert caught_up.deal is not None and rebuilt.deal is not None
     assert caught_up.deal.public_view() == rebuilt.deal.public_view()
     assert [caught_up.deal.hand(s) for s in range(6)] == [rebuilt.deal.hand(s) for s in range(6)]
+
+
+@pytest.mark.parametrize("delay_ms", [0, 300])
+def test_all_bot_tables_play_whole_deals_unless_given_a_think_time(
+    delay_ms: int, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Simulations (no think time) play a deal per task; a think time means people watch (the
+    demo), so the bots then play turn by turn at that pace."""
+    from games import tasks
+
+    queued: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+    for name in ("bot_deal", "bot_turn", "turn_timeout", "deal_start"):
+        monkeypatch.setattr(
+            getattr(tasks, name),
+            "apply_async",
+            lambda args, name=name, **kw: queued.append((name, tuple(args), kw)),
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        match = services.match_start(table=bot_table(), seed=3, bot_delay_ms=delay_ms)
+    if delay_ms == 0:
+        assert queued == [("bot_deal", (match.pk, 1), {})]
+        return
+    deal = engine_state.engine_match(match, match.deals.get(number=1)).deal
+    assert deal is not None
+    assert queued == [
+        ("bot_turn", (match.pk, 1, 0, seat), {"countdown": 0.3}) for seat in deal.awaiting()
+    ]
+    _name, args, _kw = queued[0]
+    before = len(queued)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.bot_act(match_id=args[0], number=args[1], seq=args[2], seat=args[3])
+    after = [name for name, _, _ in queued[before:]]
+    assert after and set(after) == {"bot_turn"}  # the next turn, never a whole deal
