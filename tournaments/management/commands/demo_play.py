@@ -22,7 +22,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--rounds", type=int, default=2, help="rounds to play (default 2)")
         parser.add_argument(
-            "--bot-delay-ms", type=int, default=500, help="a bot's think time (default 500)"
+            "--bot-delay-ms",
+            type=int,
+            default=250,
+            help="a bot's think time, so that the tables can be watched; 0 plays each deal "
+            "at once (default 250)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
