@@ -36,11 +36,13 @@ def _table(table_id: int) -> Table:
     return get_object_or_404(Table, pk=table_id)
 
 
-def _seated(request: Request, table: Table) -> int:
-    seat = seat_of_request(request, table)
-    if seat is None:
+def _seated(request: Request, table_id: int) -> tuple[Table, int]:
+    """The table and the caller's seat there; 404 without the table, 403 when not seated."""
+    found = selectors.table_and_seat_of_user(table_id=table_id, user=request.user)
+    if found is None:
+        _table(table_id)
         raise NotAllowedError(_("Only the players seated at this table can act here."))
-    return seat
+    return found
 
 
 def _validated(serializer: serializers.Serializer[Any]) -> dict[str, Any]:
@@ -141,8 +143,7 @@ class TableActionApi(APIView):
         },
     )
     def post(self, request: Request, table_id: int) -> Response:
-        table = _table(table_id)
-        seat = _seated(request, table)
+        table, seat = _seated(request, table_id)
         data = _validated(self.ActionInputSerializer(data=request.data))
         services.seat_act(
             table=table, seat=seat, kind=data["action"], cards=data["cards"], seq=data["seq"]
@@ -176,8 +177,7 @@ class TableCheckApi(APIView):
         },
     )
     def post(self, request: Request, table_id: int) -> Response:
-        table = _table(table_id)
-        seat = _seated(request, table)
+        table, seat = _seated(request, table_id)
         data = _validated(self.CheckInputSerializer(data=request.data))
         state = selectors.table_state(table=table, seat=seat)
         verdict = selection_explain(view=seat_view_of(state), cards=data["cards"])
@@ -192,7 +192,6 @@ class TableLeaveApi(APIView):
 
     @extend_schema(request=None, responses={200: StateSerializer, **_REFUSALS})
     def post(self, request: Request, table_id: int) -> Response:
-        table = _table(table_id)
-        seat = _seated(request, table)
+        table, seat = _seated(request, table_id)
         services.seat_escape(table=table, seat=seat)
         return Response(selectors.table_state(table=table, seat=seat))

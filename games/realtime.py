@@ -4,7 +4,13 @@ Each browser at a table (player or spectator) holds one WebSocket at ``/ws/table
 every change the game services call ``games.events.table_changed``, which sends ``table.changed``
 to the table's group; each connection then reads the state *for its own seat* (the seat of the
 logged-in player sitting there, None for everyone else) and pushes it. So a message never carries
-another seat's hand: it is the same ``table_state`` the API answers with, computed per connection.
+another seat's hand: it is the same ``table_state`` the API answers with. Reading it is cheap: the
+selector builds a table's state once per change and process (one query tells whether it changed),
+and changes that arrive while a read is under way are coalesced into one more read.
+
+The reads run on a small pool of their own (``PUSH_THREADS``): many threads reading at once would
+only take turns at the interpreter lock, and the event loop (which answers the players' requests
+and writes the pushes) would wait behind them.
 
 Leaving: when the last connection of a seated person closes and none comes back within
 ``LUZI_LEAVE_GRACE_SECONDS`` (0 turns this off), the player has left the table: an escape during a
@@ -25,6 +31,7 @@ import contextlib
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
@@ -35,22 +42,26 @@ from django.core.cache import cache
 from config.exceptions import ApplicationError
 from games import selectors, services
 from games.events import group_name
-from games.models import Deal, Match, Table
+from games.models import Match, Table
 
 logger = logging.getLogger(__name__)
 
 #: WebSocket close code when the table does not exist.
 CLOSE_NOT_FOUND = 4404
 
+#: Threads per process that read the states to push (and the presence bookkeeping).
+PUSH_THREADS = 2
+
+_pool = ThreadPoolExecutor(max_workers=PUSH_THREADS, thread_name_prefix="luzi-push")
 
 _grace_tasks: set[asyncio.Task[None]] = set()
 
 
 def _in_pool(func: Any) -> Any:
-    """Run ``func`` in the thread pool (closing stale database connections around it), not in
+    """Run ``func`` in the push threads (closing stale database connections around it), not in
     the one thread that Django's sync views share under ASGI: pushes then never queue the
     players' requests behind them."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False)
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_pool)
 
 
 def _presence_keys(table_id: int, seat: int) -> tuple[str, str]:
@@ -95,34 +106,28 @@ async def _grace(table_id: int, seat: int, grace: float) -> None:
         logger.exception("table %s: checking whether seat %s left failed", table_id, seat)
 
 
-def _token(table_id: int) -> Any:
-    """A cheap fingerprint of the table's state (its match and current deal rows): the periodic
-    resync reads the whole state only when it changed."""
-    match = (
-        Match.objects.filter(table_id=table_id)
-        .order_by("-created_at", "-id")
-        .values_list("id", "status", "current_deal", "updated_at")
-        .first()
-    )
-    if match is None:
-        return Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
-    deal = (
-        Deal.objects.filter(match_id=match[0], number=match[2])
-        .values_list("seq", "status", "turn_deadline")
-        .first()
-    )
-    return (match, deal)
+def _message(state: dict[str, Any]) -> str:
+    return json.dumps({"type": "state", "state": state}, ensure_ascii=False)
 
 
-def _seat_and_state(table_id: int, user: Any, seat: int | None, find_seat: bool) -> Any:
+def _connect(table_id: int, user: Any) -> tuple[int | None, str] | None:
+    """The seat of ``user`` at the table and the first message for it; None without the table."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
-    if find_seat:
-        seat = None
-        if user is not None and user.is_authenticated:
-            seat = selectors.table_seat_of_user(table=table, user=user)
-    return seat, selectors.table_state(table=table, seat=seat)
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = selectors.table_seat_of_user(table=table, user=user)
+    return seat, _message(selectors.table_state(table=table, seat=seat))
+
+
+def _read(table_id: int, seat: int | None, still_here: bool = False) -> str | None:
+    """The message with ``seat``'s state (None without the table); ``still_here`` also notes that
+    the seat is still connected."""
+    if still_here and seat is not None:
+        presence(table_id, seat, 0)
+    state = selectors.table_state_of(table_id=table_id, seat=seat)
+    return None if state is None else _message(state)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -137,16 +142,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        found = await _in_pool(_seat_and_state)(self.table_id, self.scope.get("user"), None, True)
+        found = await _in_pool(_connect)(self.table_id, self.scope.get("user"))
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.seat, state = found
+        self.seat, text = found
         if self.seat is not None:
             await _in_pool(presence)(self.table_id, self.seat, +1)
         await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
         await self.accept()
-        await self._push(state, force=True)
+        await self._push(text, force=True)
         self._resync = asyncio.create_task(self._resync_loop())
 
     async def disconnect(self, code: int) -> None:
@@ -200,15 +205,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             except Exception:  # keep the connection; the periodic resync will try again
                 logger.exception("table %s: push failed", self.table_id)
 
-    async def _send_state(self, *, force: bool = False) -> None:
-        found = await _in_pool(_seat_and_state)(self.table_id, None, self.seat, False)
-        if found is None:
+    async def _send_state(self, *, force: bool = False, still_here: bool = False) -> None:
+        text = await _in_pool(_read)(self.table_id, self.seat, still_here)
+        if text is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self._push(found[1], force=force)
+        await self._push(text, force=force)
 
-    async def _push(self, state: dict[str, Any], *, force: bool) -> None:
-        text = json.dumps({"type": "state", "state": state}, ensure_ascii=False)
+    async def _push(self, text: str, *, force: bool) -> None:
         if text == self._last and not force:
             return
         self._last = text
@@ -216,15 +220,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _resync_loop(self) -> None:
         interval = float(getattr(settings, "LUZI_PUSH_RESYNC_SECONDS", 5.0))
-        token = None
         while True:
             await asyncio.sleep(interval)
-            try:
-                now = await _in_pool(_token)(self.table_id)
-                if now != token:
-                    token = now
-                    await self._send_state()
-                if self.seat is not None:
-                    await _in_pool(presence)(self.table_id, self.seat, 0)
+            try:  # one query when nothing changed (the state is built once per change)
+                await self._send_state(still_here=True)
             except Exception:  # a failed re-read must not close the connection; log, retry
                 logger.exception("table %s: resync failed", self.table_id)

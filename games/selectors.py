@@ -1,14 +1,23 @@
-"""Reads from the card room, including what a table shows each seat and each spectator."""
+"""Reads from the card room, including what a table shows each seat and each spectator.
+
+A table's state is read on every change by every WebSocket at the table and by each action's
+answer, so each process builds it once per state of the table: one query names that state (the
+match row and its current deal's version), and the public part and the people's private parts
+built for it are kept in a small cache. A private part is only ever handed to its own seat.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Case, OuterRef, QuerySet, Subquery, Value, When
 
 from engine.daguai import Match as EngineMatch
 from games import engine_state
-from games.models import SEAT_COUNT, Match, Table, TableSeat, level_label, side_of_seat
+from games.models import SEAT_COUNT, Deal, Match, Table, TableSeat, level_label, side_of_seat
 
 
 def table_seats(*, table: Table) -> QuerySet[TableSeat]:
@@ -27,6 +36,19 @@ def table_seat_of_user(*, table: Table, user: Any) -> int | None:
     )
 
 
+def table_and_seat_of_user(*, table_id: int, user: Any) -> tuple[Table, int] | None:
+    """The table ``table_id`` and the seat ``user`` holds there (one query), or None when they hold
+    none (or there is no such table)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    row = (
+        TableSeat.objects.filter(table_id=table_id, player__user=user)
+        .select_related("table")
+        .first()
+    )
+    return None if row is None else (row.table, row.seat)
+
+
 def table_match(*, table: Table) -> Match | None:
     """The table's match being played, else its latest match (None before the first)."""
     matches = Match.objects.filter(table=table)
@@ -40,21 +62,110 @@ def table_state(*, table: Table, seat: int | None = None) -> dict[str, Any]:
     """What the table shows: seats, the match, the current deal's public view, ``seq``, the turn's
     deadline — and only when ``seat`` is given, that seat's hand and legal actions.
 
-    Everything is JSON-safe. Nothing in it shows a hand other than ``seat``'s, nor the seeds.
+    Everything is JSON-safe. Nothing in it shows a hand other than ``seat``'s, nor the seeds. The
+    public part is shared with other callers (it is built once per state of the table): read it,
+    never change it.
     """
-    seats = list(table_seats(table=table))
-    match = table_match(table=table)
+    match = _version_query(Match.objects.filter(table=table)).first()
+    return _state(table, match, seat)
+
+
+def table_state_of(*, table_id: int, seat: int | None = None) -> dict[str, Any] | None:
+    """:func:`table_state` of the table ``table_id`` (None when there is no such table); one query
+    when the table has not changed since this process last built its state."""
+    match = _version_query(Match.objects.filter(table_id=table_id).select_related("table")).first()
+    if match is not None:
+        return _state(match.table, match, seat)
+    table = Table.objects.filter(pk=table_id).first()
+    return None if table is None else _state(table, None, seat)
+
+
+def _version_query(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """The table's match being played, else its latest, with its current deal's version."""
+    current = Deal.objects.filter(match=OuterRef("pk"), number=OuterRef("current_deal"))
+    return matches.annotate(
+        playing_first=Case(When(status=Match.Status.PLAYING, then=Value(0)), default=Value(1)),
+        deal_id=Subquery(current.values("pk")[:1]),
+        deal_seq=Subquery(current.values("seq")[:1]),
+        deal_status=Subquery(current.values("status")[:1]),
+        deal_deadline=Subquery(current.values("turn_deadline")[:1]),
+    ).order_by("playing_first", "-created_at", "-id")
+
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    """A table's state as built once: the public part, and the private parts by seat."""
+
+    public: dict[str, Any]
+    private: dict[int, dict[str, Any]]
+    current: bool = True  # read from the rows the key names (else not kept: it moved meanwhile)
+
+
+_CACHE_SIZE = 1024
+_built: OrderedDict[tuple[object, ...], _Built] = OrderedDict()
+_cache_lock = threading.Lock()
+_build_locks = [threading.Lock() for _ in range(64)]  # by table: one builder per table at a time
+
+
+def _key(table: Table, match: Any) -> tuple[object, ...]:
+    """What names one state of the table: every column the state shows or is rebuilt from (a
+    match row is saved, so ``updated_at`` moves, whenever its points, levels or ladder change)."""
+    return (
+        table.pk, table.name, table.mode, table.status,
+        match.pk, match.seed, match.created_at, match.updated_at, match.status,
+        match.current_deal, match.left_seat, match.turn_seconds,
+        match.deal_id, match.deal_seq, match.deal_status, match.deal_deadline,
+    )  # fmt: skip
+
+
+def _state(table: Table, match: Match | None, seat: int | None) -> dict[str, Any]:
+    if seat is not None and seat not in range(SEAT_COUNT):
+        seat = None
+    if match is None:  # no match yet: seats may still change, nothing is cached
+        return _assemble(_build(table, None, set()), seat)
+    key = _key(table, match)
+    with _cache_lock:
+        built = _built.get(key)
+    if built is None or (seat is not None and seat not in built.private):
+        with _build_locks[table.pk % len(_build_locks)]:
+            with _cache_lock:
+                built = _built.get(key)
+            if built is None or (seat is not None and seat not in built.private):
+                seats = _people_seats(table, match) | ({seat} if seat is not None else set())
+                built = _build(table, match, seats)
+                if not built.current:
+                    return _assemble(built, seat)
+                with _cache_lock:
+                    _built[key] = built
+                    _built.move_to_end(key)
+                    while len(_built) > _CACHE_SIZE:
+                        _built.popitem(last=False)
+    return _assemble(built, seat)
+
+
+def _assemble(built: _Built, seat: int | None) -> dict[str, Any]:
+    """The shared public part with ``seat``'s private part (a fresh top level, so nothing shared
+    is changed)."""
+    state = dict(built.public)
+    if seat is None:
+        return state
+    private = built.private.get(seat)
+    if private is None:  # no deal yet
+        state["you"] = {"seat": seat, "hand": "", "legal": []}
+        return state
+    state["deal"] = {**state["deal"], "tributes": private["tributes"]}
+    state["you"] = {"seat": seat, "hand": private["hand"], "legal": private["legal"]}
+    return state
+
+
+def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
+    """Build the table's state from its rows and the match's engine state."""
+    seats = _seat_rows(table, match)
     state: dict[str, Any] = {
         "table": {"id": table.pk, "name": table.name, "mode": table.mode, "status": table.status},
         "seats": [
-            {
-                "seat": s.seat,
-                "side": side_of_seat(s.seat).value,
-                "player": s.player.name,
-                "is_bot": s.player.is_bot,
-                "cards": None,
-            }
-            for s in seats
+            {"seat": s, "side": side_of_seat(s).value, "player": name, "is_bot": bot, "cards": None}
+            for s, name, bot, _user in seats
         ],
         "match": None,
         "deal": None,
@@ -63,39 +174,78 @@ def table_state(*, table: Table, seat: int | None = None) -> dict[str, Any]:
         "deadline": None,
         "you": None,
     }
+    private: dict[int, dict[str, Any]] = {}
     if match is None:
-        return state
+        return _Built(state, private)
     deal_row = match.deals.filter(number=match.current_deal).first() if match.current_deal else None
+    current = (
+        (deal_row.pk, deal_row.seq, deal_row.status, deal_row.turn_deadline)
+        == (
+            match.deal_id,  # type: ignore[attr-defined]  # the annotations of _version_query
+            match.deal_seq,  # type: ignore[attr-defined]
+            match.deal_status,  # type: ignore[attr-defined]
+            match.deal_deadline,  # type: ignore[attr-defined]
+        )
+        if deal_row is not None
+        else match.deal_id is None
+    )  # type: ignore[attr-defined]
     engine: EngineMatch | None = None
     if table.mode == Table.Mode.ONLINE:
         engine = engine_state.engine_match(match, deal_row)
-        engine_state.remember(match, deal_row, engine)
-    state["match"] = _match_summary(match, engine)
-    if deal_row is not None:
-        state["seq"] = deal_row.seq
-        state["deal_number"] = deal_row.number
-        if deal_row.turn_deadline is not None:
-            state["deadline"] = deal_row.turn_deadline.isoformat()
-    deal = engine.deal if engine is not None else None
-    if engine is not None and deal is None and engine.deals:
-        deal = engine.deals[-1]  # between deals (or at the end): the last deal's final view
-    if deal is not None:
-        state["deal"] = deal.public_view()
-        for entry in state["seats"]:
-            entry["cards"] = len(deal.hand(entry["seat"]))
-        if seat is not None and seat in range(SEAT_COUNT):
-            private = deal.private_view(seat)
-            state["deal"]["tributes"] = private["tributes"]
-            state["you"] = {"seat": seat, "hand": private["hand"], "legal": private["legal"]}
-    elif seat is not None:
-        state["you"] = {"seat": seat, "hand": "", "legal": []}
-    return state
+    try:
+        state["match"] = _match_summary(match, engine)
+        if deal_row is not None:
+            state["seq"] = deal_row.seq
+            state["deal_number"] = deal_row.number
+            if deal_row.turn_deadline is not None:
+                state["deadline"] = deal_row.turn_deadline.isoformat()
+        deal = engine.deal if engine is not None else None
+        if engine is not None and deal is None and engine.deals:
+            deal = engine.deals[-1]  # between deals (or at the end): the last deal's final view
+        if deal is not None:
+            state["deal"] = deal.public_view()
+            for entry in state["seats"]:
+                entry["cards"] = len(deal.hand(entry["seat"]))
+            for seat in sorted(seats_wanted):
+                view = deal.private_view(seat)
+                private[seat] = {k: view[k] for k in ("hand", "legal", "tributes")}
+    finally:
+        if engine is not None:
+            engine_state.remember(match, deal_row, engine)
+    return _Built(state, private, current)
+
+
+_SeatRow = tuple[int, str, bool, bool]  # seat, player's name, is a bot, has a user
+_seat_cache: OrderedDict[tuple[object, ...], list[_SeatRow]] = OrderedDict()
+
+
+def _seat_rows(table: Table, match: Match | None) -> list[_SeatRow]:
+    """The table's seats; read once per match and process (seats do not change during a match)."""
+    key = None if match is None else (table.pk, match.pk, match.seed, match.created_at)
+    if key is not None:
+        with _cache_lock:
+            rows = _seat_cache.get(key)
+        if rows is not None:
+            return rows
+    rows = [
+        (s.seat, s.player.name, s.player.is_bot, s.player.user_id is not None)
+        for s in table_seats(table=table)
+    ]
+    if key is not None:
+        with _cache_lock:
+            _seat_cache[key] = rows
+            while len(_seat_cache) > _CACHE_SIZE:
+                _seat_cache.popitem(last=False)
+    return rows
+
+
+def _people_seats(table: Table, match: Match) -> set[int]:
+    """The seats held by people (with a user): their private views are built with the state."""
+    return {s for s, _name, _bot, user in _seat_rows(table, match) if user}
 
 
 def _match_summary(match: Match, engine: EngineMatch | None) -> dict[str, Any]:
-    ladder = list(
-        match.level_steps.order_by("deal_number").values_list("deal_number", "level_a", "level_b")
-    )
+    ladder = _ladder(match)
     return {
         "id": match.pk,
         "status": match.status,
@@ -111,3 +261,25 @@ def _match_summary(match: Match, engine: EngineMatch | None) -> dict[str, Any]:
         "results": [] if engine is None else [r.to_json() for r in engine.results],
         "turn_seconds": match.turn_seconds,
     }
+
+
+_ladder_cache: OrderedDict[tuple[object, ...], list[tuple[int, int, int]]] = OrderedDict()
+
+
+def _ladder(match: Match) -> list[tuple[int, int, int]]:
+    """The match's level steps (deal number, level A, level B); read again only when the match row
+    was saved (a step is written with the match)."""
+    key = (match.pk, match.seed, match.created_at, match.updated_at, match.current_deal)
+    with _cache_lock:
+        steps = _ladder_cache.get(key)
+    if steps is None:
+        steps = list(
+            match.level_steps.order_by("deal_number").values_list(
+                "deal_number", "level_a", "level_b"
+            )
+        )
+        with _cache_lock:
+            _ladder_cache[key] = steps
+            while len(_ladder_cache) > _CACHE_SIZE:
+                _ladder_cache.popitem(last=False)
+    return steps

@@ -1,0 +1,63 @@
+"""What a table shows, built once per state of the table and process: one query while nothing
+changed, each seat only its own hand from the shared build, and any change of the rows seen."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from games import selectors, services
+from games.models import Match
+from tests.games.leakcheck import assert_no_leak
+from tests.games.test_apis import _first_legal, people_table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_unchanged_table_is_read_with_one_query(django_assert_num_queries: Any) -> None:
+    table, _users = people_table((0, 3))
+    services.match_start(table=table, seed=5)
+    first = selectors.table_state_of(table_id=table.pk, seat=0)
+    for seat in (0, 3, None):  # both people's parts were built with the state
+        with django_assert_num_queries(1):
+            again = selectors.table_state_of(table_id=table.pk, seat=seat)
+        assert again is not None and again["seq"] == first["seq"]  # type: ignore[index]
+    assert selectors.table_state_of(table_id=999999) is None
+
+
+def test_each_seat_gets_only_its_own_part_of_the_shared_state() -> None:
+    table, _users = people_table((0, 3))
+    services.match_start(table=table, seed=5)
+    mine = selectors.table_state(table=table, seat=0)
+    kept = copy.deepcopy(mine)
+    spectator = selectors.table_state(table=table)
+    theirs = selectors.table_state(table=table, seat=3)
+    bot = selectors.table_state(table=table, seat=1)  # not prepared with the state: built on asking
+    assert spectator["you"] is None
+    assert mine["you"]["seat"] == 0 and theirs["you"]["seat"] == 3 and bot["you"]["seat"] == 1
+    assert len({mine["you"]["hand"], theirs["you"]["hand"], bot["you"]["hand"]}) == 3
+    for state, viewer in ((mine, 0), (spectator, None), (theirs, 3), (bot, 1)):
+        assert_no_leak(state, table, viewer)
+    # handing out the others' parts changed nothing that seat 0 was given, nor its next read
+    assert mine == kept == selectors.table_state(table=table, seat=0)
+
+
+def test_an_action_and_a_change_of_the_match_row_are_seen() -> None:
+    table, users = people_table((4,))
+    services.match_start(table=table, seed=5)
+    before = selectors.table_state(table=table, seat=4)
+    assert before["deal"]["awaiting"] == [4]  # seed 5: seat 4 leads the first deal
+    body = _first_legal(before)
+    services.seat_act(
+        table=table, seat=4, kind=body["action"], cards=body["cards"], seq=body["seq"]
+    )
+    after = selectors.table_state(table=table, seat=4)
+    assert after["seq"] == before["seq"] + 1 and after["you"]["hand"] != before["you"]["hand"]
+    # a row changed behind the services' back (no action, no save()) is still seen
+    Match.objects.filter(table=table).update(
+        status=Match.Status.FINISHED, end_reason=Match.EndReason.DEALS_PLAYED
+    )
+    state = selectors.table_state_of(table_id=table.pk, seat=4)
+    assert state is not None and state["match"]["status"] == Match.Status.FINISHED
