@@ -95,8 +95,8 @@ def engine_alone(deals: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=12, help="all-bot tables (3 deals each)")
-    parser.add_argument("--mixed", type=int, default=4, help="mixed tables (one silent person)")
+    parser.add_argument("--tables", type=int, default=40, help="all-bot tables (3 deals each)")
+    parser.add_argument("--mixed", type=int, default=8, help="mixed tables (one silent person)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
