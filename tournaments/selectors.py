@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from tournaments import standings
 from tournaments.models import (
@@ -96,69 +97,84 @@ def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
     return results, byes
 
 
-def event_team_totals(*, event: Event) -> tuple[list[TeamTotals], list[tuple[int, int]]]:
-    """Return the event's team totals, summed in the database from the tallies (the same figures
-    as :func:`tournaments.standings.team_totals`), and the (winner, loser) pairs of the finished
-    matches between teams that share points, wins and highest level. Six queries at most, whatever
-    the number of teams or deals."""
-    teams = list(event.teams.order_by("name", "pk").values_list("pk", flat=True))
+def _team_sums_sql() -> str:
+    """Return the SQL that sums every team's tallies (both sides) and byes, with its unit, one row
+    per team in the order of ties (name, then id)."""
+    tally, team = PairingTally._meta.db_table, Team._meta.db_table
+    entry, round_ = RoundEntry._meta.db_table, Round._meta.db_table
+    side = (
+        "SELECT team_{me}_id AS team, SUM(points_{me}) AS points, MAX(level_{me}) AS highest, "
+        "SUM(level_{me}) AS levels, COUNT(*) AS meetings, "
+        "SUM(CASE WHEN status = %(finished)s THEN 1 ELSE 0 END) AS played, "
+        "SUM(CASE WHEN status = %(finished)s AND winner_side = '{mine}' THEN 1 ELSE 0 END) "
+        "AS wins, "
+        "SUM(CASE WHEN status = %(finished)s AND winner_side = '{theirs}' THEN 1 ELSE 0 END) "
+        f"AS losses FROM {tally} WHERE event_id = %(event)s AND status <> %(pending)s "
+        "GROUP BY team_{me}_id"
+    )
+    return f"""
+        WITH sums AS (
+            SELECT team, SUM(points) AS points, MAX(highest) AS highest,
+                   SUM(levels) - {standings.START_LEVEL} * SUM(meetings) AS gained,
+                   SUM(played) AS played, SUM(wins) AS wins, SUM(losses) AS losses
+            FROM ({side.format(me="a", mine="A", theirs="B")}
+                  UNION ALL {side.format(me="b", mine="B", theirs="A")}) AS sides
+            GROUP BY team
+        ),
+        byes AS (
+            SELECT e.team_id AS team, COUNT(*) AS byes
+            FROM {entry} e JOIN {round_} r ON r.id = e.round_id
+            WHERE r.event_id = %(event)s AND r.status <> %(draft)s AND e.pairing_id IS NULL
+            GROUP BY e.team_id
+        )
+        SELECT t.id, t.unit_id, sums.points, sums.highest, sums.gained, sums.played, sums.wins,
+               sums.losses, byes.byes
+        FROM {team} t LEFT JOIN sums ON sums.team = t.id LEFT JOIN byes ON byes.team = t.id
+        WHERE t.event_id = %(event)s
+        ORDER BY t.name, t.id
+    """
+
+
+def _event_team_figures(
+    *, event: Event
+) -> tuple[list[TeamTotals], list[tuple[int, int]], dict[int, int | None]]:
+    """Return :func:`event_team_totals` and each team's unit, in three queries at most.
+
+    The sums (and byes, and units) come summed by the database, one row per team; opponents'
+    points come from the list of meetings (two ids a match), which Python adds up faster than
+    the database joins it back to the sums."""
+    params = {
+        "event": event.pk,
+        "finished": PairingTally.Status.FINISHED.value,
+        "pending": PairingTally.Status.PENDING.value,
+        "draft": Round.Status.DRAFT.value,
+    }
     live = (
         PairingTally.objects.filter(event=event)
         .exclude(status=PairingTally.Status.PENDING)
         .order_by()
     )
-    finished = Q(status=PairingTally.Status.FINISHED)
-    sums: dict[int, list[int]] = {t: [0, 0, 0, 0, 0, 2, 0] for t in teams}
-    for side, other in (("a", "B"), ("b", "A")):
-        mine = "A" if side == "a" else "B"
-        for team, points, highest, levels, count, played, wins, losses in (
-            live.values(f"team_{side}_id")
-            .annotate(
-                points=Sum(f"points_{side}"),
-                highest=Max(f"level_{side}"),
-                levels=Sum(f"level_{side}"),
-                count=Count("pk"),
-                played=Count("pk", filter=finished),
-                wins=Count("pk", filter=finished & Q(winner_side=mine)),
-                losses=Count("pk", filter=finished & Q(winner_side=other)),
-            )
-            .values_list(
-                f"team_{side}_id",
-                "points",
-                "highest",
-                "levels",
-                "count",
-                "played",
-                "wins",
-                "losses",
-            )
-        ):
-            if team not in sums:
-                continue
-            t = sums[team]
-            t[0] += points or 0
-            t[1] += wins
-            t[2] += losses
-            t[3] += played
-            t[4] += (levels or 0) - standings.START_LEVEL * count
-            t[5] = max(t[5], highest or standings.START_LEVEL)
-    # Opponents' points: every meeting adds the opponent's points from matches.
-    match_points = {team: t[0] for team, t in sums.items()}
+    meetings = live.values_list("team_a_id", "team_b_id")
+    meetings_sql, meetings_params = meetings.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(_team_sums_sql(), params)
+        rows = cursor.fetchall()
+        # Tens of thousands of id pairs: read without building ORM rows.
+        cursor.execute(meetings_sql, meetings_params)
+        meetings = cursor.fetchall()
+    # PostgreSQL sums of sums are numeric (Decimal in Python): the figures are ints.
+    rows = [(team, unit, *(int(value or 0) for value in figures)) for team, unit, *figures in rows]
+    # Opponents' points: every meeting adds the opponent's points from matches (byes left out).
+    match_points = {row[0]: row[2] for row in rows}
     opponents: dict[int, int] = defaultdict(int)
-    for a, b in live.values_list("team_a_id", "team_b_id"):
-        opponents[a] += match_points.get(b, 0)
-        opponents[b] += match_points.get(a, 0)
-    bye_count: dict[int, int] = defaultdict(int)
-    for team in (
-        RoundEntry.objects.filter(round__event=event, pairing__isnull=True)
-        .exclude(round__status=Round.Status.DRAFT)
-        .values_list("team_id", flat=True)
-    ):
-        bye_count[team] += 1
-    totals = []
-    for team in teams:
-        points, wins, losses, played, gained, highest = sums[team][:6]
-        byes = bye_count.get(team, 0)
+    points_of = match_points.get
+    for a, b in meetings:
+        opponents[a] += points_of(b, 0)
+        opponents[b] += points_of(a, 0)
+    totals: list[TeamTotals] = []
+    units: dict[int, int | None] = {}
+    for team, unit, points, highest, gained, played, wins, losses, byes in rows:
+        units[team] = unit
         totals.append(
             TeamTotals(
                 team=team,
@@ -168,7 +184,7 @@ def event_team_totals(*, event: Event) -> tuple[list[TeamTotals], list[tuple[int
                 losses=losses,
                 played=played,
                 byes=byes,
-                highest_level=highest,
+                highest_level=max(standings.START_LEVEL, highest),
                 levels_gained=gained,
                 opponents_points=opponents.get(team, 0),
             )
@@ -177,19 +193,34 @@ def event_team_totals(*, event: Event) -> tuple[list[TeamTotals], list[tuple[int
     beaten: list[tuple[int, int]] = []
     if tied and standings.HEAD_TO_HEAD in (event.tie_break_order or []):
         for a, b, winner in (
-            live.filter(finished, team_a_id__in=tied, team_b_id__in=tied)
+            live.filter(status=PairingTally.Status.FINISHED, team_a_id__in=tied, team_b_id__in=tied)
             .exclude(winner_side="")
             .values_list("team_a_id", "team_b_id", "winner_side")
         ):
             beaten.append((a, b) if winner == "A" else (b, a))
+    return totals, beaten, units
+
+
+def event_team_totals(*, event: Event) -> tuple[list[TeamTotals], list[tuple[int, int]]]:
+    """Return the event's team totals, summed in the database from the tallies (the same figures
+    as :func:`tournaments.standings.team_totals`), and the (winner, loser) pairs of the finished
+    matches between teams that share points, wins and highest level (only when head-to-head
+    breaks ties). Three queries at most, whatever the number of teams or deals."""
+    totals, beaten, _units = _event_team_figures(event=event)
     return totals, beaten
 
 
-def event_team_standings(*, event: Event) -> list[TeamStanding]:
-    """Return the event's team standings (six queries at most, however many teams and deals)."""
-    totals, beaten = event_team_totals(event=event)
+def _ranked(
+    event: Event, totals: list[TeamTotals], beaten: list[tuple[int, int]]
+) -> list[TeamStanding]:
     tie_breaks = [t for t in (event.tie_break_order or []) if t in standings.TIE_BREAKS]
     return standings.rank_teams(totals, beaten=beaten, tie_breaks=tie_breaks)
+
+
+def event_team_standings(*, event: Event) -> list[TeamStanding]:
+    """Return the event's team standings (three queries at most, however many teams and deals)."""
+    totals, beaten, _units = _event_team_figures(event=event)
+    return _ranked(event, totals, beaten)
 
 
 def event_player_standings(*, event: Event) -> list[PlayerStanding]:
@@ -209,9 +240,10 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
 
 
 def event_unit_standings(*, event: Event) -> list[UnitStanding]:
-    """Return the event's unit standings, aggregated from its teams' standings."""
-    rows = event_team_standings(event=event)
-    return standings.unit_standings(rows, dict(event.teams.values_list("pk", "unit_id")))
+    """Return the event's unit standings, aggregated from its teams' standings (the same three
+    queries at most: the teams' units come with their totals)."""
+    totals, beaten, units = _event_team_figures(event=event)
+    return standings.unit_standings(_ranked(event, totals, beaten), units)
 
 
 def meet_unit_standings(
@@ -223,9 +255,9 @@ def meet_unit_standings(
         events = events.filter(pk__in=events_visible_to(user).values("pk"))
     rankings: dict[int, list[tuple[int, int | None]]] = {}
     for event in events:
-        units = dict(event.teams.values_list("pk", "unit_id"))
+        totals, beaten, units = _event_team_figures(event=event)
         rankings[event.pk] = [
-            (row.rank, units.get(row.team)) for row in event_team_standings(event=event)
+            (row.rank, units.get(row.team)) for row in _ranked(event, totals, beaten)
         ]
     return standings.meet_standings(rankings, list(meet.placement_points or []))
 
@@ -364,12 +396,28 @@ def round_byes(*, round: Round) -> QuerySet[Team]:
 STANDINGS_CACHE_SECONDS = 30
 
 
-def event_standings_rows_cached(*, event: Event, kind: str) -> list[dict[str, object]]:
-    """Return :func:`event_standings_rows`, reused while the event's results are unchanged."""
+def event_results_version(*, event: Event) -> int:
+    """Return the event's results version as it is now (one query): any new or corrected result
+    raises it, so it keys whatever is computed from the results."""
+    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).first()
+    return version or 0
+
+
+def event_standings_cache_key(*, event: Event, version: int, kind: str) -> str:
+    """Return the cache key prefix of ``kind`` standings at results ``version``."""
+    return f"luzi:standings:{event.pk}:{event.created_at.timestamp()}:{version}:{kind}"
+
+
+def event_standings_rows_cached(
+    *, event: Event, kind: str, version: int | None = None
+) -> list[dict[str, object]]:
+    """Return :func:`event_standings_rows`, reused while the event's results are unchanged
+    (``version``, read when not given, is the results version they were computed at)."""
     from django.core.cache import cache
 
-    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).first()
-    key = f"luzi:standings:{event.pk}:{event.created_at.timestamp()}:{version}:{kind}"
+    if version is None:
+        version = event_results_version(event=event)
+    key = event_standings_cache_key(event=event, version=version, kind=kind)
     rows = cache.get(key)
     if rows is None:
         rows = event_standings_rows(event=event, kind=kind)
