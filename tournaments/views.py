@@ -7,14 +7,23 @@ import csv
 import io
 from typing import Any
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from games.models import LevelStep, level_label
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
+from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
+    STANDINGS_CACHE_SECONDS,
     STANDINGS_KINDS,
+    event_results_version,
+    event_standings_cache_key,
+    event_standings_rows_cached,
     event_teams,
     events_visible_to,
     meet_unit_standings,
@@ -83,17 +92,51 @@ def _kind(request: HttpRequest) -> str:
 STANDINGS_PAGE_SIZE = 100
 
 
-def standings(request: HttpRequest, pk: int) -> HttpResponse:
-    """Live standings, a hundred rows per page (the CSV and the API have them all)."""
-    event = _event(request, pk)
-    kind = _kind(request)
-    rows = standings_rows_fresh(event, kind)
-    pages = max(1, -(-len(rows) // STANDINGS_PAGE_SIZE))
+def _standings_table(request: HttpRequest, event: Event, kind: str) -> str:
+    """Return the rendered table of the requested page of standings, with its page links.
+
+    The rendering is reused while the results are unchanged (keyed by the results version, the
+    page and the language): the page refreshes itself every half minute on every phone and
+    projector following the event, and rendering a hundred rows costs far more than serving them.
+    The table holds nothing that depends on the visitor."""
+    event_tallies_refresh(event=event)
+    version = event_results_version(event=event)
+    base = event_standings_cache_key(event=event, version=version, kind=kind)
+    rows = None
+    pages = cache.get(f"{base}:pages")
+    if pages is None:
+        rows = event_standings_rows_cached(event=event, kind=kind, version=version)
+        pages = max(1, -(-len(rows) // STANDINGS_PAGE_SIZE))
+        cache.set(f"{base}:pages", pages, STANDINGS_CACHE_SECONDS)
     try:
         page = min(max(1, int(request.GET.get("page", "1"))), pages)
     except ValueError:
         page = 1
-    start = (page - 1) * STANDINGS_PAGE_SIZE
+    key = f"{base}:page:{page}:{get_language()}"
+    table = cache.get(key)
+    if table is None:
+        if rows is None:
+            rows = event_standings_rows_cached(event=event, kind=kind, version=version)
+        start = (page - 1) * STANDINGS_PAGE_SIZE
+        table = render_to_string(
+            "tournaments/_standings_page.html",
+            {
+                "event": event,
+                "kind": kind,
+                "rows": rows[start : start + STANDINGS_PAGE_SIZE],
+                "page": page,
+                "pages": range(1, pages + 1) if pages > 1 else [],
+            },
+        )
+        cache.set(key, table, STANDINGS_CACHE_SECONDS)
+    return mark_safe(table)  # noqa: S308 - our own template's output, names escaped
+
+
+def standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Live standings, a hundred rows per page (the CSV and the API have them all)."""
+    event = _event(request, pk)
+    kind = _kind(request)
+    table = _standings_table(request, event, kind)
     return render(
         request,
         "tournaments/standings.html",
@@ -101,9 +144,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "kind": kind,
             "kinds": STANDINGS_KINDS,
-            "rows": rows[start : start + STANDINGS_PAGE_SIZE],
-            "page": page,
-            "pages": range(1, pages + 1) if pages > 1 else [],
+            "table": table,
             "tie_breaks": event.tie_break_labels(),
             "refresh_seconds": 30,
         },

@@ -173,3 +173,62 @@ def test_import_page_previews_then_imports(world) -> None:
     assert list(event.teams.values_list("name", flat=True)) == ["研发一队"]
     wrong = SimpleUploadedFile("p.pdf", b"%PDF")
     assert "csv" in c.post(url, {"step": "preview", "file": wrong}).content.decode()
+
+
+def _table(response) -> str:
+    """The standings table and its page links (the rest of a page carries a fresh CSRF token)."""
+    html = response.content.decode()
+    start = html.index('<table class="standings">')
+    return html[start : html.index('<p class="meta">', start)]
+
+
+def test_standings_page_shows_a_new_result_at_once(world) -> None:
+    # The rendered table is reused between requests; a confirmed result must not wait for it.
+    event, round_ = world["event"], world["round"]
+    c = _client()
+    url = f"/events/{event.pk}/standings/"
+    before = _table(c.get(url))
+    other = round_.pairings.exclude(pk=world["pairing"].pk).first()
+    assert _table(c.get(url)) == before
+    s = result_submit(
+        pairing=other,
+        user=world["organizer"],
+        first_dealer=0,
+        deals=[{"finish": [1, 3, 5]}] * 3,
+    )
+    result_confirm(submission=s, user=world["second"])
+    after = _table(c.get(url))
+    assert after != before
+    points = {
+        row["team"]: row["points"]
+        for row in c.get(f"/api/v1/events/{event.pk}/standings/?kind=team").json()["rows"]
+    }
+    assert points[other.team_b.name] > 0
+    assert f">{points[other.team_b.name]}</td>" in after
+
+
+def test_standings_page_follows_the_language(world) -> None:
+    # The reused table is kept per language: switching must not serve the other one's headers.
+    url = f"/events/{world['event'].pk}/standings/"
+    chinese = _client().get(url).content.decode()
+    c = _client()
+    c.cookies["django_language"] = "en"
+    english = c.get(url).content.decode()
+    assert "Head-to-head" in english and "Head-to-head" not in chinese
+    assert english.count("<tr>") == chinese.count("<tr>")
+    assert "Head-to-head" not in _client().get(url).content.decode()
+
+
+def test_standings_page_pages_through_many_teams() -> None:
+    event = EventFactory()
+    names = sorted(f"team {i:03d}" for i in range(105))
+    for name in names:
+        TeamFactory(event=event, name=name)
+    c = _client()
+    url = f"/events/{event.pk}/standings/"
+    first = _table(c.get(url))
+    second = _table(c.get(url + "?page=2"))
+    assert "page=2" in first and names[0] in first and names[-1] not in first
+    assert names[-1] in second and names[0] not in second
+    assert _table(c.get(url + "?page=99")) == second  # the last page
+    assert _table(c.get(url + "?page=x")) == first
