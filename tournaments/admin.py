@@ -11,7 +11,9 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
+from tournaments.i18n import join_list
 from tournaments.models import (
     Event,
     Meet,
@@ -98,15 +100,15 @@ class TeamMemberFormSet(forms.BaseInlineFormSet):
             if form.cleaned_data.get("player") and not form.cleaned_data.get("DELETE")
         ]
         if len({p.pk for p in chosen}) != len(chosen):
-            raise ValidationError("A player can appear only once in a team.")
+            raise ValidationError(_("A player can appear only once in a team."))
         elsewhere = TeamMember.objects.filter(event_id=event_id, player__in=chosen)
         if self.instance.pk:
             elsewhere = elsewhere.exclude(team=self.instance)
         names = sorted(m.player.name for m in elsewhere.select_related("player"))
         if names:
             raise ValidationError(
-                "Already in another team of this event: %(names)s.",
-                params={"names": ", ".join(names)},
+                _("Already in another team of this event: %(names)s."),
+                params={"names": join_list(names)},
             )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -27,6 +28,7 @@ from rest_framework.views import APIView
 from config.exceptions import ApplicationError, NotAllowedError
 from tournaments import results as results_services
 from tournaments import services
+from tournaments.i18n import join_list
 from tournaments.models import Event, Meet, Pairing, ResultSubmission, Round
 from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
@@ -62,7 +64,7 @@ def _user(request: Request) -> Any:
 
 def _require_user(request: Request) -> Any:
     if not request.user.is_authenticated:
-        raise NotAllowedError("Log in as an organizer of the event to do this.")
+        raise NotAllowedError(_("Log in as an organizer of the event to do this."))
     return request.user
 
 
@@ -180,7 +182,7 @@ class ResultOutput(serializers.ModelSerializer):
 def _parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     if not serializer.is_valid():
-        raise ApplicationError("Bad input.", extra={"errors": serializer.errors})
+        raise ApplicationError(_("Bad input."), extra={"errors": serializer.errors})
     return dict(serializer.validated_data)
 
 
@@ -206,7 +208,10 @@ KIND = OpenApiParameter("kind", str, enum=list(STANDINGS_KINDS), default="team")
 def _kind(request: Request) -> str:
     kind = request.query_params.get("kind", "team")
     if kind not in STANDINGS_KINDS:
-        raise ApplicationError(f"kind is one of: {', '.join(STANDINGS_KINDS)} (got {kind!r}).")
+        raise ApplicationError(
+            _("kind is one of: %(kinds)s (got “%(kind)s”).")
+            % {"kinds": join_list(STANDINGS_KINDS), "kind": kind}
+        )
     return kind
 
 
@@ -349,9 +354,9 @@ class EventImportApi(APIView):
         services.event_organizer_require(event=event, user=user)
         upload = request.FILES.get("file")
         if upload is None:
-            raise ApplicationError("Send the file in the multipart field 'file'.")
+            raise ApplicationError(_("Send the file in the multipart field 'file'."))
         if upload.size > 5 * 1024 * 1024:
-            raise ApplicationError("The file is larger than 5 MB.")
+            raise ApplicationError(_("The file is larger than 5 MB."))
         create_units = str(request.data.get("create_units", "true")).lower() in ("1", "true")
         content = upload.read()
         if str(request.query_params.get("dry_run", "")).lower() in ("1", "true"):

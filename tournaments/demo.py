@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
 from games.models import Player
@@ -87,9 +88,12 @@ def _account(username: str, password: str, *, superuser: bool) -> None:
 @transaction.atomic
 def demo_load(*, admin_password: str, organizer_password: str) -> DemoSummary:
     """Load (or complete) the demo meet and its accounts; return what is there afterwards."""
-    for label, password in (("admin", admin_password), ("organizer", organizer_password)):
+    for username, password in (("admin", admin_password), ("organizer", organizer_password)):
         if len(password) < 8:
-            raise ApplicationError(f"The {label} password must have at least 8 characters.")
+            raise ApplicationError(
+                _("The password of “%(username)s” must have at least 8 characters.")
+                % {"username": username}
+            )
     company = unit_get_or_create(name=COMPANY, kind=Unit.Kind.COMPANY)
     meet, _created = Meet.objects.get_or_create(
         slug=MEET_SLUG,

@@ -5,7 +5,8 @@ Columns (a header row; Chinese or English names): name (姓名), unit (单位 / 
 team (队伍 / 队名, optional), employee number (工号, optional). Players without a team are formed
 into teams of three within their unit, in file order. Reading and planning are pure (plain
 dataclasses, no Django); :func:`tournaments.services.event_import` writes a valid plan in one
-transaction.
+transaction. Messages are English unless the caller passes its ``gettext`` (the services pass
+Django's, so an organizer reads them in their language).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -38,6 +39,13 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "employee_number": ("employee_number", "employeenumber", "employee_no", "工号", "员工号"),
 }
 REQUIRED = ("name", "unit")
+
+#: Translates a message (a msgid); the default keeps it English.
+Gettext = Callable[[str], str]
+
+
+def _english(message: str) -> str:
+    return message
 
 
 class ImportError_(ValueError):  # noqa: N801 (ImportError is a builtin)
@@ -91,22 +99,25 @@ def _key(header: str) -> str:
     return "".join(str(header).split()).lower()
 
 
-def read_table(filename: str, content: bytes) -> list[dict[str, str]]:
+def read_table(
+    filename: str, content: bytes, *, gettext: Gettext = _english
+) -> list[dict[str, str]]:
     """Return the file's rows as dicts keyed by column (name, unit, team, employee_number).
 
     CSV in UTF-8 (with or without a BOM) or GB18030 as Excel in China saves it, or XLSX (the first
-    sheet). Raises ImportError_ for another format, an unreadable file, a missing or unknown column.
+    sheet). Raises ImportError_ for another format, an unreadable file, a missing or unknown column,
+    its message translated by ``gettext``.
     """
     lower = filename.lower()
     if lower.endswith(".xlsx"):
-        raw = _read_xlsx(content)
+        raw = _read_xlsx(content, gettext)
     elif lower.endswith((".csv", ".txt")):
-        raw = _read_csv(content)
+        raw = _read_csv(content, gettext)
     else:
-        raise ImportError_(f"{filename}: use a .csv or .xlsx file.")
+        raise ImportError_(gettext("%(file)s: use a .csv or .xlsx file.") % {"file": filename})
     raw = [r for r in raw if any(str(c or "").strip() for c in r)]
     if not raw:
-        raise ImportError_("The file is empty: the first row names the columns.")
+        raise ImportError_(gettext("The file is empty: the first row names the columns."))
     header, *body = raw
     aliases = {_key(a): column for column, names in COLUMNS.items() for a in names}
     columns: list[str | None] = []
@@ -120,17 +131,33 @@ def read_table(filename: str, content: bytes) -> list[dict[str, str]]:
     missing = [c for c in REQUIRED if c not in columns]
     repeated = [c for c, n in Counter(c for c in columns if c).items() if n > 1]
     if missing or unknown or repeated:
+        # Translators: separates the items of a list (column names).
+        comma = gettext(", ")
+        # Translators: separates the clauses of a list ("missing column(s): …; unknown …").
+        semicolon = gettext("; ")
         parts = []
         if missing:
-            parts.append(f"missing column(s): {', '.join(missing)}")
+            parts.append(
+                gettext("missing column(s): %(columns)s") % {"columns": comma.join(missing)}
+            )
         if unknown:
-            parts.append(f"unknown column(s): {', '.join(unknown)}")
+            parts.append(
+                gettext("unknown column(s): %(columns)s") % {"columns": comma.join(unknown)}
+            )
         if repeated:
-            parts.append(f"column(s) given twice: {', '.join(repeated)}")
-        accepted = "; ".join(f"{c}: {' / '.join(names)}" for c, names in COLUMNS.items())
-        raise ImportError_(f"Wrong columns ({'; '.join(parts)}). Accepted headers: {accepted}.")
+            parts.append(
+                gettext("column(s) given twice: %(columns)s") % {"columns": comma.join(repeated)}
+            )
+        accepted = semicolon.join(f"{c}: {' / '.join(names)}" for c, names in COLUMNS.items())
+        raise ImportError_(
+            gettext("Wrong columns (%(problems)s). Accepted headers: %(accepted)s.")
+            % {"problems": semicolon.join(parts), "accepted": accepted}
+        )
     if len(body) > MAX_ROWS:
-        raise ImportError_(f"At most {MAX_ROWS} rows per file; this one has {len(body)}.")
+        raise ImportError_(
+            gettext("At most %(max)d rows per file; this one has %(rows)d.")
+            % {"max": MAX_ROWS, "rows": len(body)}
+        )
     rows = []
     for cells in body:
         row = {c: "" for c in COLUMNS}
@@ -149,7 +176,7 @@ def _text(cell: object) -> str:
     return str(cell).strip()
 
 
-def _read_csv(content: bytes) -> list[list[str]]:
+def _read_csv(content: bytes, gettext: Gettext) -> list[list[str]]:
     for encoding in ("utf-8-sig", "gb18030"):
         try:
             text = content.decode(encoding)
@@ -157,7 +184,7 @@ def _read_csv(content: bytes) -> list[list[str]]:
         except UnicodeDecodeError:
             continue
     else:  # pragma: no cover - gb18030 decodes any byte string
-        raise ImportError_("The file is neither UTF-8 nor GB18030 text.")
+        raise ImportError_(gettext("The file is neither UTF-8 nor GB18030 text."))
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -165,13 +192,15 @@ def _read_csv(content: bytes) -> list[list[str]]:
     return [list(r) for r in csv.reader(io.StringIO(text), dialect)]
 
 
-def _read_xlsx(content: bytes) -> list[list[object]]:
+def _read_xlsx(content: bytes, gettext: Gettext) -> list[list[object]]:
     try:
         from openpyxl import load_workbook
 
         book = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged or fake file
-        raise ImportError_(f"Cannot read this XLSX file ({exc.__class__.__name__}).") from None
+        raise ImportError_(
+            gettext("Cannot read this XLSX file (%(error)s).") % {"error": exc.__class__.__name__}
+        ) from None
     sheet = book.worksheets[0]
     rows = [list(r) for r in sheet.iter_rows(values_only=True)]
     book.close()
@@ -189,7 +218,11 @@ class Existing:
 
 
 def plan_import(
-    rows: Sequence[Mapping[str, str]], existing: Existing = Existing(), *, create_units: bool = True
+    rows: Sequence[Mapping[str, str]],
+    existing: Existing = Existing(),
+    *,
+    create_units: bool = True,
+    gettext: Gettext = _english,
 ) -> ImportPlan:
     """Return the plan for ``rows`` (as :func:`read_table` gives them), listing every bad row.
 
@@ -197,7 +230,7 @@ def plan_import(
     by name within a unit); a named team has exactly three players and a name not yet used in the
     event; an unknown unit is created unless ``create_units`` is false. Players without a team form
     teams of three within their unit ("<unit>一队", ...); those left over are imported without a
-    team, with a warning.
+    team, with a warning. Problems and warnings are translated by ``gettext``.
     """
     problems: list[RowProblem] = []
     seen: dict[tuple[str, str], int] = {}
@@ -208,28 +241,38 @@ def plan_import(
         name, unit = row.get("name", "").strip(), row.get("unit", "").strip()
         team, number = row.get("team", "").strip(), row.get("employee_number", "").strip()
         if not name or not unit:
-            missing = " and ".join(w for w, v in (("name", name), ("unit", unit)) if not v)
-            problems.append(RowProblem(i, f"no {missing}"))
+            if not name and not unit:
+                problems.append(RowProblem(i, gettext("no name and no unit")))
+            elif not name:
+                problems.append(RowProblem(i, gettext("no name")))
+            else:
+                problems.append(RowProblem(i, gettext("no unit")))
             continue
         if len(name) > 100 or len(unit) > 100 or len(team) > 100 or len(number) > 32:
-            problems.append(RowProblem(i, "a value is too long (100 characters, 工号 32)"))
+            problems.append(RowProblem(i, gettext("a value is too long (100 characters, 工号 32)")))
             continue
         identity = (unit, number) if number else (unit, "name:" + name)
         if identity in seen:
-            what = f"employee number {number}" if number else f"{name} of {unit}"
-            problems.append(
-                RowProblem(i, f"duplicate player: {what} is already on row {seen[identity]}")
-            )
+            if number:
+                message = gettext(
+                    "duplicate player: employee number %(number)s is already on row %(row)d"
+                ) % {"number": number, "row": seen[identity]}
+            else:
+                message = gettext(
+                    "duplicate player: %(name)s of %(unit)s is already on row %(row)d"
+                ) % {"name": name, "unit": unit, "row": seen[identity]}
+            problems.append(RowProblem(i, message))
             continue
         seen[identity] = i
         if number and (unit, number) in existing.in_team:
-            problems.append(
-                RowProblem(i, f"{name} ({unit}, {number}) already plays in a team of this event")
-            )
+            message = gettext(
+                "%(name)s (%(unit)s, %(number)s) already plays in a team of this event"
+            ) % {"name": name, "unit": unit, "number": number}
+            problems.append(RowProblem(i, message))
             continue
         if unit not in existing.units and unit not in new_units:
             if not create_units:
-                problems.append(RowProblem(i, f"unknown unit: {unit}"))
+                problems.append(RowProblem(i, gettext("unknown unit: %(unit)s") % {"unit": unit}))
                 continue
             new_units.append(unit)
         player = PlannedPlayer(row=i, name=name, unit=unit, employee_number=number)
@@ -241,18 +284,18 @@ def plan_import(
     teams: list[PlannedTeam] = []
     for team, members in players_by_team.items():
         if team in existing.team_names:
-            problems.append(
-                RowProblem(members[0].row, f"the event already has a team called {team}")
-            )
+            message = gettext("the event already has a team called %(team)s") % {"team": team}
+            problems.append(RowProblem(members[0].row, message))
         elif len(members) != TEAM_SIZE:
-            rows_ = ", ".join(str(m.row) for m in members)
-            problems.append(
-                RowProblem(
-                    members[0].row,
-                    f"team {team} has {len(members)} player(s) (rows {rows_}); a team has "
-                    f"{TEAM_SIZE}",
-                )
-            )
+            message = gettext(
+                "team %(team)s has %(count)d player(s) (rows %(rows)s); a team has %(size)d"
+            ) % {
+                "team": team,
+                "count": len(members),
+                "rows": gettext(", ").join(str(m.row) for m in members),
+                "size": TEAM_SIZE,
+            }
+            problems.append(RowProblem(members[0].row, message))
         else:
             units = Counter(m.unit for m in members)
             teams.append(PlannedTeam(team, units.most_common(1)[0][0], tuple(members)))
@@ -279,8 +322,11 @@ def plan_import(
             without += left
             names = "、".join(p.name for p in left)
             warnings.append(
-                f"{unit}: {names} left without a team (teams have {TEAM_SIZE} players); "
-                "add them to a team by hand"
+                gettext(
+                    "%(unit)s: %(names)s left without a team (teams have %(size)d players); add "
+                    "them to a team by hand"
+                )
+                % {"unit": unit, "names": names, "size": TEAM_SIZE}
             )
     problems.sort(key=lambda p: p.row)
     return ImportPlan(

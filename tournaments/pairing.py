@@ -35,8 +35,23 @@ BYE_CANDIDATES = 4
 SEARCH_MAX_TEAMS = 40
 
 
+def gettext_noop(message: str) -> str:
+    """Return ``message`` unchanged: marks it for makemessages while this module stays free of
+    Django."""
+    return message
+
+
 class PairingError(ValueError):
-    """The teams cannot be paired as asked (too few teams, every round-robin round played)."""
+    """The teams cannot be paired as asked (too few teams, every round-robin round played).
+
+    ``str()`` is the English message; ``template`` (a msgid) and ``params`` let the caller show it
+    in the user's language: ``gettext(error.template) % error.params``.
+    """
+
+    def __init__(self, template: str, **params: object) -> None:
+        super().__init__(template % params)
+        self.template = template
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +113,9 @@ def swiss_pair(
     Raises PairingError for fewer than two teams or a team listed twice.
     """
     if len({t.id for t in teams}) != len(teams):
-        raise PairingError("A team is listed twice.")
+        raise PairingError(gettext_noop("A team is listed twice."))
     if len(teams) < 2:
-        raise PairingError("A round needs at least two teams.")
+        raise PairingError(gettext_noop("A round needs at least two teams."))
     if len(teams) % 2 == 0:
         return _pair_even(list(teams), max_passes=max_passes, max_distance=max_distance)
     # The bye goes to the lowest-placed team with the fewest byes, unless giving it to one of the
@@ -254,12 +269,17 @@ def round_robin_pair(teams: Sequence[PairingTeam], *, round_number: int) -> Draw
     [(0, 3), (2, 1)]
     """
     if len(teams) < 2:
-        raise PairingError("A round needs at least two teams.")
+        raise PairingError(gettext_noop("A round needs at least two teams."))
     rounds = round_robin_rounds(len(teams))
     if not 1 <= round_number <= rounds:
         raise PairingError(
-            f"A round robin of {len(teams)} teams has {rounds} rounds; "
-            f"round {round_number} is past the last."
+            gettext_noop(
+                "A round robin of %(teams)d teams ends with round %(rounds)d; round %(round)d is "
+                "past the last."
+            ),
+            teams=len(teams),
+            rounds=rounds,
+            round=round_number,
         )
     slots: list[PairingTeam | None] = list(teams)
     if len(slots) % 2:

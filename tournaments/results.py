@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
 from games.models import Deal, Match, Table, TableSeat
@@ -327,8 +328,11 @@ def deals_parse(text: str) -> list[dict[str, Any]]:
                     i += 1
         except (ValueError, IndexError):
             raise ApplicationError(
-                f"Line {number} ({line.strip()!r}): write seats 0-5 separated by spaces, "
-                "then 'escape S' or only 'leave S'."
+                _(
+                    "Line %(line)d (“%(text)s”): write seats 0-5 separated by spaces, then "
+                    "'escape S' or only 'leave S'."
+                )
+                % {"line": number, "text": line.strip()}
             ) from None
         deals.append(deal)
     return deals
@@ -337,23 +341,31 @@ def deals_parse(text: str) -> list[dict[str, Any]]:
 def _offline_deals(deals: Any) -> list[Any]:
 
     if not isinstance(deals, list) or not deals:
-        raise ApplicationError("Enter at least one deal.")
+        raise ApplicationError(_("Enter at least one deal."))
     out = []
     for number, deal in enumerate(deals, start=1):
         if not isinstance(deal, dict) or not isinstance(deal.get("finish", []), list):
-            raise ApplicationError(f"Deal {number}: give 'finish' as a list of seats.")
+            raise ApplicationError(
+                _("Deal %(deal)d: give 'finish' as a list of seats.") % {"deal": number}
+            )
         try:
             finish = tuple(int(s) for s in deal.get("finish", []))
             escape = None if deal.get("escape") is None else int(deal["escape"])
             leave = None if deal.get("leave") is None else int(deal["leave"])
         except (TypeError, ValueError):
-            raise ApplicationError(f"Deal {number}: seats are numbers 0 to 5.") from None
+            raise ApplicationError(
+                _("Deal %(deal)d: seats are numbers 0 to 5.") % {"deal": number}
+            ) from None
         if any(not 0 <= s <= 5 for s in (*finish, *(x for x in (escape, leave) if x is not None))):
-            raise ApplicationError(f"Deal {number}: seats are numbers 0 to 5.")
+            raise ApplicationError(_("Deal %(deal)d: seats are numbers 0 to 5.") % {"deal": number})
         if escape is not None and leave is not None:
-            raise ApplicationError(f"Deal {number}: an escape or a leaving, not both.")
+            raise ApplicationError(
+                _("Deal %(deal)d: an escape or a leaving, not both.") % {"deal": number}
+            )
         if leave is not None and finish:
-            raise ApplicationError(f"Deal {number}: a seat leaving between deals has no order.")
+            raise ApplicationError(
+                _("Deal %(deal)d: a seat leaving between deals has no order.") % {"deal": number}
+            )
         out.append(OfflineDeal(finish=finish, escape=escape, leave=leave))
     return out
 
@@ -390,13 +402,17 @@ def result_submit(
     event = pairing.round.event
     event_organizer_require(event=event, user=user)
     if user is None or not user.is_authenticated:
-        raise ApplicationError("A result is entered by a logged-in referee.")
+        raise ApplicationError(_("A result is entered by a logged-in referee."))
     if pairing.table.mode != Table.Mode.OFFLINE:
-        raise ApplicationError(f"Table {pairing.number} is played online: Luzi records it.")
+        raise ApplicationError(
+            _("Table %(table)d is played online: Luzi records it.") % {"table": pairing.number}
+        )
     if pairing.round.status not in (Round.Status.RUNNING, Round.Status.COMPLETED):
-        raise ConflictError(f"Round {pairing.round.number} has not started yet.")
+        raise ConflictError(
+            _("Round %(round)d has not started yet.") % {"round": pairing.round.number}
+        )
     if not isinstance(first_dealer, int) or not 0 <= first_dealer <= 5:
-        raise ApplicationError("The first dealer is a seat from 0 to 5.")
+        raise ApplicationError(_("The first dealer is a seat from 0 to 5."))
     offline = _offline_deals(deals)
     try:
         with transaction.atomic():
@@ -438,14 +454,15 @@ def _pending(submission: ResultSubmission, user: Any) -> ResultSubmission:
     )
     event_organizer_require(event=submission.pairing.round.event, user=user)
     if user is None or not user.is_authenticated:
-        raise ApplicationError("A result is reviewed by a logged-in person.")
+        raise ApplicationError(_("A result is reviewed by a logged-in person."))
     if submission.status != ResultSubmission.Status.PENDING:
         raise ConflictError(
-            f"Version {submission.version} is {submission.get_status_display()}, not waiting."
+            _("Version %(version)d is %(status)s, not waiting.")
+            % {"version": submission.version, "status": submission.get_status_display()}
         )
     if submission.submitted_by_id == user.pk:
         raise ApplicationError(
-            "A second person must review a result: you entered this version yourself."
+            _("A second person must review a result: you entered this version yourself.")
         )
     return submission
 
@@ -481,7 +498,7 @@ def result_reject(*, submission: ResultSubmission, user: Any, reason: str) -> Re
 
     reason = (reason or "").strip()
     if not reason:
-        raise ApplicationError("Say why the result is rejected.")
+        raise ApplicationError(_("Say why the result is rejected."))
     submission = _pending(submission, user)
     submission.status = ResultSubmission.Status.REJECTED
     submission.reviewed_by = user

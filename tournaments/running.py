@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
 from games import services as games_services
@@ -58,9 +59,11 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
     """
     round = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
     if round.status == Round.Status.DRAFT:
-        raise ConflictError(f"Round {round.number} is a draft: confirm its tables first.")
+        raise ConflictError(
+            _("Round %(round)d is a draft: confirm its tables first.") % {"round": round.number}
+        )
     if round.status == Round.Status.COMPLETED:
-        raise ConflictError(f"Round {round.number} is completed already.")
+        raise ConflictError(_("Round %(round)d is completed already.") % {"round": round.number})
     if round.status == Round.Status.CONFIRMED:
         round = services.round_start(round=round, start_matches=False)
     event = round.event
@@ -180,9 +183,9 @@ def event_simulate(
     for impossible sizes.
     """
     if teams < 2:
-        raise ApplicationError("A simulation needs at least 2 teams.")
+        raise ApplicationError(_("A simulation needs at least 2 teams."))
     if rounds < 1 or deals < 1:
-        raise ApplicationError("A simulation needs at least 1 round and 1 deal per match.")
+        raise ApplicationError(_("A simulation needs at least 1 round and 1 deal per match."))
     started = time.monotonic()
     event = _simulation_event(teams=teams, deals=deals, seed=seed)
     complete = True

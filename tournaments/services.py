@@ -16,12 +16,15 @@ from django.contrib.auth.models import (
 )
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Player, Table
 from games.services import player_create, table_create
 from tournaments import importing
 from tournaments import pairing as pairing_algo
+from tournaments.i18n import join_list
 from tournaments.models import (
     TEAM_SIZE,
     Event,
@@ -95,7 +98,7 @@ def unit_get_or_create(
     """Return the unit called ``name`` under ``parent``, creating it if needed."""
     name = name.strip()
     if not name:
-        raise ApplicationError("A unit needs a name.")
+        raise ApplicationError(_("A unit needs a name."))
     unit, _created = Unit.objects.get_or_create(name=name, parent=parent, defaults={"kind": kind})
     return unit
 
@@ -121,17 +124,22 @@ def team_create(
     """
     name = name.strip()
     if not name:
-        raise ApplicationError("A team needs a name.")
+        raise ApplicationError(_("A team needs a name."))
     if len(players) != TEAM_SIZE:
-        raise ApplicationError(f"A team has exactly {TEAM_SIZE} players, got {len(players)}.")
+        raise ApplicationError(
+            _("A team has exactly %(size)d players, got %(count)d.")
+            % {"size": TEAM_SIZE, "count": len(players)}
+        )
     if len({p.pk for p in players}) != TEAM_SIZE:
-        raise ApplicationError("A player can appear only once in a team.")
+        raise ApplicationError(_("A player can appear only once in a team."))
     if Team.objects.filter(event=event, name=name).exists():
-        raise ApplicationError(f"The event already has a team called {name!r}.")
+        raise ApplicationError(
+            _("The event already has a team called “%(name)s”.") % {"name": name}
+        )
     taken = TeamMember.objects.filter(event=event, player__in=players).select_related("player")
     if taken:
-        names = ", ".join(sorted(m.player.name for m in taken))
-        raise ApplicationError(f"Already in a team of this event: {names}.")
+        names = join_list(sorted(m.player.name for m in taken))
+        raise ApplicationError(_("Already in a team of this event: %(names)s.") % {"names": names})
     team = Team.objects.create(event=event, name=name, unit=unit)
     event_results_changed(event=event)
     TeamMember.objects.bulk_create(
@@ -165,13 +173,15 @@ def pairing_create(
     another event, a team that meets itself, or a team already placed in this round.
     """
     if team_a.pk == team_b.pk:
-        raise ApplicationError("A team cannot play against itself.")
+        raise ApplicationError(_("A team cannot play against itself."))
     if team_a.event_id != round.event_id or team_b.event_id != round.event_id:
-        raise ApplicationError("Both teams must belong to the round's event.")
+        raise ApplicationError(_("Both teams must belong to the round's event."))
     members_a = [m.player for m in team_a.members.select_related("player").order_by("order")]
     members_b = [m.player for m in team_b.members.select_related("player").order_by("order")]
     if len(members_a) != TEAM_SIZE or len(members_b) != TEAM_SIZE:
-        raise ApplicationError(f"Both teams need {TEAM_SIZE} players to be seated.")
+        raise ApplicationError(
+            _("Both teams need %(size)d players to be seated.") % {"size": TEAM_SIZE}
+        )
     seated = [p for pair in zip(members_a, members_b, strict=True) for p in pair]
     table = table_create(name=f"{round} · {number}", players=seated, mode=mode)
     try:
@@ -187,7 +197,8 @@ def pairing_create(
             )
     except IntegrityError:
         raise ApplicationError(
-            f"Table {number} is taken, or a team is already placed in round {round.number}."
+            _("Table %(table)d is taken, or a team is already placed in round %(round)d.")
+            % {"table": number, "round": round.number}
         ) from None
     return pairing
 
@@ -210,7 +221,9 @@ def event_organizer_require(*, event: Event, user: AbstractBaseUser | AnonymousU
     if user is None:
         return
     if not event_is_organizer(event=event, user=user):
-        raise NotAllowedError(f"Only the organizers of {event.name} may do this.")
+        raise NotAllowedError(
+            _("Only the organizers of %(event)s may do this.") % {"event": event.name}
+        )
 
 
 def round_log_add(
@@ -233,10 +246,11 @@ def _teams_ready(event: Event) -> list[Team]:
     short = [t.name for t in teams if len(t.members.all()) != TEAM_SIZE]
     if short:
         raise ApplicationError(
-            f"Every team needs {TEAM_SIZE} players before pairing; not yet: {', '.join(short)}."
+            _("Every team needs %(size)d players before pairing; not yet: %(teams)s.")
+            % {"size": TEAM_SIZE, "teams": join_list(short)}
         )
     if len(teams) < 2:
-        raise ApplicationError("An event needs at least two teams to pair a round.")
+        raise ApplicationError(_("An event needs at least two teams to pair a round."))
     return teams
 
 
@@ -267,7 +281,8 @@ def _previous_round_settle(event: Event, user: AbstractBaseUser | None) -> None:
         round_complete(round=last, user=user)
         return
     raise ConflictError(
-        f"Round {last.number} is still {last.get_status_display()}: start and complete it first."
+        _("Round %(round)d is still %(status)s: start and complete it first.")
+        % {"round": last.number, "status": last.get_status_display()}
     )
 
 
@@ -306,7 +321,7 @@ def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw
             ]
         return pairing_algo.swiss_pair([as_pairing(t) for t in ordered])
     except pairing_algo.PairingError as error:
-        raise ApplicationError(str(error)) from None
+        raise ApplicationError(_(error.template) % error.params) from None
 
 
 def _round_fill(
@@ -339,7 +354,9 @@ def round_create_paired(
     event = Event.objects.select_for_update().get(pk=event.pk)
     event_organizer_require(event=event, user=user)
     if event.status == Event.Status.FINISHED:
-        raise ApplicationError(f"{event.name} is finished: it takes no new rounds.")
+        raise ApplicationError(
+            _("%(event)s is finished: it takes no new rounds.") % {"event": event.name}
+        )
     _previous_round_settle(event, user)
     teams = _teams_ready(event)
     round = round_create(event=event)
@@ -389,21 +406,28 @@ def round_pairings_set(
     event_organizer_require(event=round.event, user=user)
     if round.status != Round.Status.DRAFT:
         raise ConflictError(
-            f"Round {round.number} is {round.get_status_display()}: only a draft can be edited."
+            _("Round %(round)d is %(status)s: only a draft can be edited.")
+            % {"round": round.number, "status": round.get_status_display()}
         )
     teams = {t.pk: t for t in _teams_ready(round.event)}
     seen: list[int] = [team for pair in tables for team in pair]
     unknown = [str(t) for t in seen if t not in teams]
     if unknown:
-        raise ApplicationError(f"Not teams of {round.event.name}: {', '.join(unknown)}.")
+        raise ApplicationError(
+            _("Not teams of %(event)s: %(teams)s.")
+            % {"event": round.event.name, "teams": join_list(unknown)}
+        )
     if len(set(seen)) != len(seen):
-        raise ApplicationError("A team can sit at only one table in a round.")
+        raise ApplicationError(_("A team can sit at only one table in a round."))
     if any(a == b for a, b in tables):
-        raise ApplicationError("A team cannot play against itself.")
+        raise ApplicationError(_("A team cannot play against itself."))
     if modes is not None and (
         len(modes) != len(tables) or any(m not in Table.Mode.values for m in modes)
     ):
-        raise ApplicationError(f"Give one table mode per table, each one of {Table.Mode.values}.")
+        raise ApplicationError(
+            _("Give one table mode per table, each one of: %(modes)s.")
+            % {"modes": join_list(Table.Mode.values)}
+        )
     old_tables = list(round.pairings.values_list("table_id", flat=True))
     round.entries.all().delete()
     round.pairings.all().delete()
@@ -429,9 +453,12 @@ def round_confirm(*, round: Round, user: AbstractBaseUser | None = None) -> Roun
     round = _round_locked(round)
     event_organizer_require(event=round.event, user=user)
     if round.status != Round.Status.DRAFT:
-        raise ConflictError(f"Round {round.number} is {round.get_status_display()}, not a draft.")
+        raise ConflictError(
+            _("Round %(round)d is %(status)s, not a draft.")
+            % {"round": round.number, "status": round.get_status_display()}
+        )
     if not round.pairings.exists():
-        raise ApplicationError(f"Round {round.number} has no tables yet.")
+        raise ApplicationError(_("Round %(round)d has no tables yet.") % {"round": round.number})
     round.status = Round.Status.CONFIRMED
     round.save(update_fields=["status"])
     event_results_changed(event=round.event)  # its byes now count
@@ -452,7 +479,10 @@ def round_start(
     event = round.event
     event_organizer_require(event=event, user=user)
     if round.status != Round.Status.CONFIRMED:
-        raise ConflictError(f"Round {round.number} is {round.get_status_display()}, not confirmed.")
+        raise ConflictError(
+            _("Round %(round)d is %(status)s, not confirmed.")
+            % {"round": round.number, "status": round.get_status_display()}
+        )
     round.status = Round.Status.RUNNING
     round.save(update_fields=["status"])
     if event.status != Event.Status.RUNNING:
@@ -493,7 +523,10 @@ def round_complete(
     round = _round_locked(round)
     event_organizer_require(event=round.event, user=user)
     if round.status != Round.Status.RUNNING:
-        raise ConflictError(f"Round {round.number} is {round.get_status_display()}, not running.")
+        raise ConflictError(
+            _("Round %(round)d is %(status)s, not running.")
+            % {"round": round.number, "status": round.get_status_display()}
+        )
     tallies_refresh(pairings=round.pairings.all())
     unfinished = list(
         round.pairings.exclude(tally__status=PairingTally.Status.FINISHED)
@@ -502,7 +535,8 @@ def round_complete(
     )
     if unfinished and not force:
         raise ConflictError(
-            f"Round {round.number} still has unfinished tables: {', '.join(map(str, unfinished))}."
+            _("Round %(round)d still has unfinished tables: %(tables)s.")
+            % {"round": round.number, "tables": join_list(unfinished)}
         )
     round.status = Round.Status.COMPLETED
     round.save(update_fields=["status"])
@@ -535,10 +569,12 @@ def event_import_plan(
     """Read a registration file and return what importing it would do (or its bad rows); writes
     nothing. Raises ApplicationError when the file itself cannot be read (format, columns)."""
     try:
-        rows = importing.read_table(filename, content)
+        rows = importing.read_table(filename, content, gettext=_)
     except importing.ImportError_ as error:
         raise ApplicationError(str(error)) from None
-    return importing.plan_import(rows, _import_existing(event), create_units=create_units)
+    return importing.plan_import(
+        rows, _import_existing(event), create_units=create_units, gettext=_
+    )
 
 
 def _unit_named(name: str) -> Unit:
@@ -566,14 +602,20 @@ def event_import(
     event_organizer_require(event=event, user=user)
     if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         raise ConflictError(
-            f"{event.name} is {event.get_status_display()}: import players during registration."
+            _("%(event)s is %(status)s: import players during registration.")
+            % {"event": event.name, "status": event.get_status_display()}
         )
     plan = event_import_plan(
         event=event, filename=filename, content=content, create_units=create_units
     )
     if not plan.ok:
         raise ApplicationError(
-            f"{len(plan.problems)} bad row(s); nothing was imported.",
+            ngettext(
+                "%(count)d bad row; nothing was imported.",
+                "%(count)d bad rows; nothing was imported.",
+                len(plan.problems),
+            )
+            % {"count": len(plan.problems)},
             extra={"problems": [{"row": p.row, "message": p.message} for p in plan.problems]},
         )
     units = {

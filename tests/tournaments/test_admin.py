@@ -155,7 +155,8 @@ def test_admin_refuses_a_player_in_two_teams_of_an_event_with_a_message(
         form |= {f"members-{i}-order": i, f"members-{i}-player": player.pk}
     response = client.post(reverse("admin:tournaments_team_add"), form)
     assert response.status_code == 200
-    assert "Already in another team" in response.content.decode()
+    # The organizer reads the refusal in the site's language, Chinese by default.
+    assert "已在本赛事的其他队伍中" in response.content.decode()
     assert not Team.objects.filter(name="重复队").exists()
     assert TeamMember.objects.filter(event=event, player=taken).count() == 1
 

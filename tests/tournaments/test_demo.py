@@ -56,7 +56,8 @@ def test_load_demo_uses_given_passwords() -> None:
 
 
 def test_load_demo_refuses_a_short_password_with_exit_code_2() -> None:
-    with pytest.raises(CommandError, match="at least 8 characters") as info:
+    # A command speaks the site's default language (Django activates no other): Chinese.
+    with pytest.raises(CommandError, match="“admin”的密码至少需要 8 个字符") as info:
         load("--admin-password", "short")
     assert info.value.returncode == 2
     assert not Meet.objects.exists()

@@ -4,8 +4,10 @@ whole file is valid, units created on the way, teams formed within units."""
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 
 import pytest
+from django.utils import translation
 from openpyxl import Workbook
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
@@ -17,6 +19,13 @@ from tournaments.models import Event, Membership, Team, Unit
 from tournaments.services import event_import, event_import_plan
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    with translation.override("en"):  # the messages below are matched in English
+        yield
+
 
 GOOD = """姓名,部门,队伍,工号
 张伟,研发中心,研发一队,1001

@@ -98,7 +98,7 @@ def test_round_controls_report_refusals_as_messages(world) -> None:
     c = _client(world["organizer"])
     response = c.post(f"/events/{event.pk}/manage/rounds/pair/", follow=True)
     assert response.status_code == 200
-    assert "still has unfinished tables" in response.content.decode()
+    assert "第1轮还有未打完的牌桌" in response.content.decode()
     response = c.post(
         f"/events/{event.pk}/manage/rounds/complete/",
         {"round": world["round"].pk, "force": "1"},
@@ -115,7 +115,7 @@ def test_round_controls_report_refusals_as_messages(world) -> None:
         {"round": draft.pk, "count": "2", "a1": teams[0], "b1": teams[0]},
         follow=True,
     )
-    assert "itself" in response.content.decode() or "only one table" in response.content.decode()
+    assert "一支队伍在一轮中只能坐一张桌。" in response.content.decode()
     response = c.post(
         f"/events/{event.pk}/manage/rounds/tables/",
         {
@@ -149,7 +149,7 @@ def test_referee_pages_enter_confirm_and_refuse_the_same_person(world) -> None:
     c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4\n1 3 5\n0 2 4"})
     submission = ResultSubmission.objects.get(pairing=other)
     same = c.post(url, {"action": "confirm", "submission": submission.pk}, follow=True)
-    assert "second person" in same.content.decode()
+    assert "成绩须由另一人审核：这一版是你自己录入的。" in same.content.decode()
     _client(world["second"]).post(url, {"action": "confirm", "submission": submission.pk})
     submission.refresh_from_db()
     assert submission.status == "confirmed"
@@ -165,7 +165,7 @@ def test_import_page_previews_then_imports(world) -> None:
 
     bad = SimpleUploadedFile("p.csv", "姓名,部门\n张伟,研发\n张伟,研发\n".encode())
     page = c.post(url, {"step": "preview", "file": bad, "create_units": "1"}).content.decode()
-    assert "duplicate player" in page
+    assert "选手重复：研发的张伟已出现在第2行" in page
     good = SimpleUploadedFile("p.csv", "姓名,部门\n甲,研发\n乙,研发\n丙,研发\n".encode())
     page = c.post(url, {"step": "preview", "file": good, "create_units": "1"}).content.decode()
     assert "研发一队" in page and not event.teams.exists()

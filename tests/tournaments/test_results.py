@@ -3,11 +3,13 @@ and the standings selectors (bounded queries)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import astuple
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Match, Table
@@ -30,6 +32,13 @@ from tournaments.selectors import (
 from tournaments.services import event_organizer_add, round_create_paired, round_start
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    with translation.override("en"):  # the messages below are matched in English
+        yield
+
 
 A_SWEEPS = [{"finish": [0, 2, 4]}]  # side A out first, all three: 3 payers
 

@@ -3,7 +3,10 @@ lifecycle, the log, and refusals that change nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from django.utils import translation
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Match, Table
@@ -20,6 +23,12 @@ from tournaments.services import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    with translation.override("en"):  # the messages below are matched in English
+        yield
 
 
 def _event(teams: int = 4, **kwargs) -> Event:

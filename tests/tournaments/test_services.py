@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from django.utils import translation
 
 from config.exceptions import ApplicationError
 from games.models import Table
@@ -16,6 +19,12 @@ from tournaments.services import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    with translation.override("en"):  # the messages below are matched in English
+        yield
 
 
 def test_pairing_create_seats_team_a_on_even_seats_in_member_order() -> None:

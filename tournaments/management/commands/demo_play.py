@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
 from tournaments import services
@@ -32,11 +33,11 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["rounds"] < 1 or options["bot_delay_ms"] < 0:
             raise CommandError(
-                "--rounds must be 1 or more, --bot-delay-ms 0 or more.", returncode=2
+                _("--rounds must be 1 or more, --bot-delay-ms 0 or more."), returncode=2
             )
         event = Event.objects.filter(meet__slug=MEET_SLUG, name=EVENT_NAME).first()
         if event is None:
-            raise CommandError("No demo event: run `manage.py load_demo` first.", returncode=2)
+            raise CommandError(_("No demo event: run `manage.py load_demo` first."), returncode=2)
         try:
             for number in range(1, options["rounds"] + 1):
                 round = Round.objects.filter(event=event, number=number).first()
@@ -49,7 +50,10 @@ class Command(BaseCommand):
                 self.stdout.write(f"demo: bots play {event.name}, round {round.number}")
                 run = round_run(round=round, bots=True, bot_delay_ms=options["bot_delay_ms"])
                 if not run.complete:
-                    raise CommandError(f"Round {round.number} did not finish.", returncode=1)
+                    raise CommandError(
+                        _("Round %(round)d did not finish.") % {"round": round.number},
+                        returncode=1,
+                    )
         except ApplicationError as exc:
             raise CommandError(exc.message, returncode=2) from exc
         self.stdout.write(self.style.SUCCESS(f"demo: {options['rounds']} rounds played."))

@@ -6,11 +6,17 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.exceptions import ApplicationError
 from tournaments.importing import ImportPlan
 from tournaments.models import Event
 from tournaments.services import event_import, event_import_plan
+
+
+def _row_problem(row: int, message: str) -> str:
+    return _("row %(row)d: %(message)s") % {"row": row, "message": message}
 
 
 class Command(BaseCommand):
@@ -33,12 +39,17 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         event = Event.objects.filter(pk=options["event"]).first()
         if event is None:
-            raise CommandError(f"No event with id {options['event']}.", returncode=2)
+            raise CommandError(
+                _("No event with id %(event)s.") % {"event": options["event"]}, returncode=2
+            )
         path: Path = options["file"]
         try:
             content = path.read_bytes()
         except OSError as exc:
-            raise CommandError(f"Cannot read {path}: {exc.strerror}.", returncode=2) from None
+            raise CommandError(
+                _("Cannot read %(path)s: %(reason)s.") % {"path": path, "reason": exc.strerror},
+                returncode=2,
+            ) from None
         create_units = not options["no_create_units"]
         try:
             if options["dry_run"]:
@@ -51,16 +62,25 @@ class Command(BaseCommand):
                 )
         except ApplicationError as exc:
             lines = [exc.message] + [
-                f"  row {p['row']}: {p['message']}" for p in exc.extra.get("problems", [])
+                "  " + _row_problem(p["row"], p["message"]) for p in exc.extra.get("problems", [])
             ]
             raise CommandError("\n".join(lines), returncode=2) from None
         self._report(plan, dry_run=options["dry_run"])
         if not plan.ok:
-            raise CommandError(f"{len(plan.problems)} bad row(s); nothing imported.", returncode=2)
+            count = len(plan.problems)
+            raise CommandError(
+                ngettext(
+                    "%(count)d bad row; nothing imported.",
+                    "%(count)d bad rows; nothing imported.",
+                    count,
+                )
+                % {"count": count},
+                returncode=2,
+            )
 
     def _report(self, plan: ImportPlan, *, dry_run: bool) -> None:
         for problem in plan.problems:
-            self.stderr.write(f"row {problem.row}: {problem.message}")
+            self.stderr.write(_row_problem(problem.row, problem.message))
         for warning in plan.warnings:
             self.stdout.write(self.style.WARNING(warning))
         if plan.new_units:

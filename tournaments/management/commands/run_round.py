@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
 from tournaments.management.commands._progress import ProgressBar
@@ -35,10 +36,12 @@ class Command(BaseCommand):
             )
         except Round.DoesNotExist:
             raise CommandError(
-                f"No round {options['round']} in event {options['event']}.", returncode=2
+                _("No round %(round)s in event %(event)s.")
+                % {"round": options["round"], "event": options["event"]},
+                returncode=2,
             ) from None
         if options["timeout"] <= 0:
-            raise CommandError("--timeout must be more than 0 seconds.", returncode=2)
+            raise CommandError(_("--timeout must be more than 0 seconds."), returncode=2)
         bar = ProgressBar(f"{round.event.name} · round {round.number}", stream=self.stderr._out)
         try:
             run = round_run(
@@ -50,8 +53,11 @@ class Command(BaseCommand):
             bar.close()
         if not run.complete:
             raise CommandError(
-                f"Timed out after {run.seconds:.0f} s: {run.finished} of {run.matches} matches "
-                "finished. Are Celery workers running?",
+                _(
+                    "Timed out after %(seconds).0f s: %(finished)d of %(matches)d matches "
+                    "finished. Are Celery workers running?"
+                )
+                % {"seconds": run.seconds, "finished": run.finished, "matches": run.matches},
                 returncode=1,
             )
         self.stdout.write(

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
 from tournaments.management.commands._progress import ProgressBar
@@ -35,7 +36,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["teams"] < 2:
-            raise CommandError("--teams must be at least 2.", returncode=2)
+            raise CommandError(_("--teams must be at least 2."), returncode=2)
         bar = ProgressBar("simulate_event", stream=self.stderr._out)
         try:
             summary = event_simulate(
@@ -60,4 +61,4 @@ class Command(BaseCommand):
                 f"{data['escapes']} escapes in {data['seconds']} s"
             )
         if not summary.complete:
-            raise CommandError("Timed out before every round finished.", returncode=1)
+            raise CommandError(_("Timed out before every round finished."), returncode=1)

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.audit import matches_audit
 from games.models import Match
@@ -26,7 +28,9 @@ class Command(BaseCommand):
         matches = Match.objects.select_related("table").order_by("pk")
         if options["event"] is not None:
             if not Event.objects.filter(pk=options["event"]).exists():
-                raise CommandError(f"No event {options['event']}.", returncode=2)
+                raise CommandError(
+                    _("No event with id %(event)s.") % {"event": options["event"]}, returncode=2
+                )
             matches = matches.filter(table__pairing__round__event_id=options["event"])
         audit = matches_audit(matches.iterator(chunk_size=200))
         if options["json"]:
@@ -53,4 +57,11 @@ class Command(BaseCommand):
                 f"{len(audit.problems)} problems"
             )
         if not audit.ok:
-            raise CommandError(f"{len(audit.problems)} records do not verify.", returncode=1)
+            count = len(audit.problems)
+            raise CommandError(
+                ngettext(
+                    "%(count)d record does not verify.", "%(count)d records do not verify.", count
+                )
+                % {"count": count},
+                returncode=1,
+            )
