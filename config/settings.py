@@ -174,6 +174,9 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True  # at-least-once delivery: tasks are idempotent
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fix-up closes the database connection around every task unless this is set;
+# config/celery.py closes only broken or old ones (CONN_MAX_AGE), as Django does per request.
+CELERY_DB_REUSE_MAX = 1_000_000
 # Every queue is declared here, so a plain `celery -A config worker` consumes all of them.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_QUEUES = (
@@ -205,6 +208,21 @@ HEALTHZ_BROKER_TIMEOUT = ENV.healthz_broker_timeout
 _CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "").strip() or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
 )
+# Django's cache holds what every web process and worker must agree on: who is at a table
+# (presence, for the leave grace period) and rendered standings. With Redis at hand (CACHE_URL,
+# else the channel layer's Redis) it is shared; without, each process has its own (one process:
+# runserver, `make demo`, the tests).
+_CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
+if _CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _CACHE_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "luzi"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if _CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {

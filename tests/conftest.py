@@ -3,9 +3,26 @@ this."""
 
 from __future__ import annotations
 
+import copy
+import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache_keys() -> Iterator[None]:
+    """With a shared (Redis) cache, this run's keys start with a prefix of its own: nothing left
+    by an earlier run or another process (presence at a table, rendered standings) leaks in."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    caches = copy.deepcopy(settings.CACHES)
+    for cache in caches.values():
+        cache["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"
+    with override_settings(CACHES=caches):
+        yield
 
 
 @pytest.fixture(autouse=True)
