@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from django.conf import settings
 
 from config.celery import app
@@ -36,3 +39,53 @@ def test_people_s_tables_and_all_bot_deals_go_to_separate_queues() -> None:
     for task in ("games.bot_turn", "games.turn_timeout", "games.deal_start", "games.watchdog"):
         assert queue_of(task) == "games"
     assert queue_of("games.bot_deal") in {q.name for q in settings.CELERY_TASK_QUEUES}
+
+
+def test_with_redis_the_cache_is_shared_by_every_process() -> None:
+    """Presence at a table is counted in the cache: web processes must share it when they can."""
+    from django.core.cache import cache
+
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    backend = settings.CACHES["default"]["BACKEND"]
+    if layer.startswith("channels_redis"):
+        assert backend == "django.core.cache.backends.redis.RedisCache"
+        assert settings.CACHES["default"]["KEY_PREFIX"].startswith("test-")  # this run's own
+    else:
+        assert backend == "django.core.cache.backends.locmem.LocMemCache"
+    cache.set("luzi:probe", 41)
+    assert cache.incr("luzi:probe") == 42
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_keeps_its_database_connection_from_task_to_task() -> None:
+    """A new connection per task would cost as much as a bot's turn: only broken connections and
+    ones past CONN_MAX_AGE are closed around a task."""
+    from celery.fixups.django import DjangoWorkerFixup
+    from celery.signals import task_postrun, task_prerun
+    from django.db import connection
+
+    app.loader.import_default_modules()
+    task = app.tasks["games.ping"]
+
+    def around_a_task() -> None:
+        fixup.close_database()  # what Celery's own Django fix-up runs before and after a task
+        task_prerun.send(sender=task, task_id="t", task=task, args=(), kwargs={})
+        fixup.close_database()
+        task_postrun.send(sender=task, task_id="t", task=task, args=(), kwargs={}, retval=None)
+
+    fixup = DjangoWorkerFixup(app)
+    max_age = connection.settings_dict["CONN_MAX_AGE"]
+    connection.close()
+    connection.settings_dict["CONN_MAX_AGE"] = 60  # as deployed (SQLite's default is 0)
+    try:
+        connection.ensure_connection()
+        raw = connection.connection
+        for _ in range(3):
+            around_a_task()
+        assert connection.connection is raw
+        connection.close_at = time.monotonic() - 1  # its CONN_MAX_AGE is over
+        around_a_task()
+        assert connection.connection is None
+    finally:
+        connection.settings_dict["CONN_MAX_AGE"] = max_age
+        connection.close()
