@@ -109,7 +109,9 @@ def main() -> None:
         tables = [bot_table(f"bench-{stamp}-{i}") for i in range(args.tables)]
         start = time.monotonic()
         matches = [
-            services.match_start(table=table, seed=i, deals_per_match=3, bot_delay_ms=0).pk
+            services.match_start(
+                table=table, seed=i, deals_per_match=3, bot_delay_ms=0, between_deals_seconds=0
+            ).pk
             for i, table in enumerate(tables)
         ]
         seconds = wait(matches, 600, start)

@@ -2,7 +2,9 @@
 
 The real stack: an ASGI web server (uvicorn, ``--web-workers`` processes), one Celery worker
 process, the database and the broker/channel layer named by the environment. Background load:
-``--bot-tables`` tables of six bots playing long matches. Measured: ``--players`` simulated
+``--bot-tables`` tables of six bots playing long matches, each deal in one task and then the
+pause a table makes between deals (``--bot-pause``, 5 s as by default; 0 makes them play flat out,
+a simulation's pace, which takes a whole worker process). Measured: ``--players`` simulated
 people, each alone with five bots at a table, who wait for their turn on their WebSocket and
 answer over HTTP (``POST /api/v1/tables/{id}/actions/``, the first legal action); beside each
 table a spectator's WebSocket watches. Figures:
@@ -276,6 +278,9 @@ def main() -> None:
     parser.add_argument("--bot-tables", type=int, default=50, help="all-bot tables (load)")
     parser.add_argument("--seconds", type=float, default=60.0, help="measuring time")
     parser.add_argument("--bot-delay-ms", type=int, default=100, help="bots' think time")
+    parser.add_argument(
+        "--bot-pause", type=int, default=5, help="all-bot tables' pause between deals (s)"
+    )
     parser.add_argument("--web-workers", type=int, default=2, help="uvicorn processes")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
@@ -286,7 +291,7 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     subprocess.run(
-        [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", "default,games"],
+        [sys.executable, "-m", "celery", "-A", "config", "purge", "-f", "-Q", "default,games,bots"],
         cwd=ROOT, capture_output=True, check=False,
     )  # fmt: skip
     web = start(
@@ -310,7 +315,12 @@ def main() -> None:
                 time.sleep(0.1)
         User = get_user_model()
         bot_matches = [
-            services.match_start(table=make_table(f"bots{n}"), deals_per_match=50, bot_delay_ms=0)
+            services.match_start(
+                table=make_table(f"bots{n}"),
+                deals_per_match=50,
+                bot_delay_ms=0,
+                between_deals_seconds=options.bot_pause,
+            )
             for n in range(options.bot_tables)
         ]
         players = []
@@ -339,6 +349,7 @@ def main() -> None:
             "players": options.players,
             "web_workers": options.web_workers,
             "bot_tables": options.bot_tables,
+            "bot_pause_seconds": options.bot_pause,
             "seconds": round(elapsed, 1),
             "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
             "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
@@ -371,7 +382,8 @@ def main() -> None:
         print(json.dumps(figures))
         return
     print(
-        f"{options.players} people over HTTP + {options.bot_tables} all-bot tables, "
+        f"{options.players} people over HTTP + {options.bot_tables} all-bot tables "
+        f"(pausing {options.bot_pause} s between deals), "
         f"{options.web_workers} uvicorn process(es), "
         f"{figures['database']}, {figures['channel_layer']}, {figures['seconds']} s"
     )

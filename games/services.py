@@ -359,7 +359,7 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     deal = engine.deal
     match_id, number = match.pk, match.current_deal
     if deal is None:  # between deals
-        pause = _pause(locked)
+        pause = match.between_deals_seconds
         transaction.on_commit(
             lambda: tasks.deal_start.apply_async((match_id, number + 1), countdown=pause)
         )
@@ -399,11 +399,6 @@ def _bulk(locked: _Locked) -> bool:
     """Whether the match's deals are played whole, one task each: six bots with no think time
     (simulations). Bots given a think time play turn by turn, to be watched (the demo)."""
     return len(locked.bot_seats) == SEAT_COUNT and locked.match.bot_delay_ms == 0
-
-
-def _pause(locked: _Locked) -> int:
-    """Seconds between two deals: the match's pause for people; none when only bots play."""
-    return 0 if len(locked.bot_seats) == SEAT_COUNT else locked.match.between_deals_seconds
 
 
 def _save_deal(locked: _Locked) -> None:
@@ -465,7 +460,7 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
             if deal.over:
                 break
     _store_actions(locked)
-    if not locked.engine.over and _pause(locked) == 0:
+    if not locked.engine.over and locked.match.between_deals_seconds == 0:
         _save_deal(locked)
         _deal_next(locked)  # no pause between deals: deal the next one now, played by its own task
     _commit(locked)

@@ -368,3 +368,33 @@ def test_all_bot_tables_play_whole_deals_unless_given_a_think_time(
         assert services.bot_act(match_id=args[0], number=args[1], seq=args[2], seat=args[3])
     after = [name for name, _, _ in queued[before:]]
     assert after and set(after) == {"bot_turn"}  # the next turn, never a whole deal
+
+
+@pytest.mark.parametrize("pause", [0, 5])
+def test_an_all_bot_table_keeps_its_pause_between_deals(
+    pause: int, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """No pause (simulations): the deal's task deals the next one too. A pause (bot tables
+    at an event's pace): the next deal is dealt by a task that waits that long."""
+    from games import tasks
+
+    queued: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+    for name in ("bot_deal", "deal_start"):
+        monkeypatch.setattr(
+            getattr(tasks, name),
+            "apply_async",
+            lambda args, name=name, **kw: queued.append((name, tuple(args), kw)),
+        )
+    match = services.match_start(
+        table=bot_table(), seed=12, bot_delay_ms=0, between_deals_seconds=pause
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.bot_deal_play(match_id=match.pk, number=1)
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING  # one deal does not end this match
+    if pause == 0:
+        assert match.current_deal == 2
+        assert queued == [("bot_deal", (match.pk, 2), {})]
+    else:
+        assert match.current_deal == 1
+        assert queued == [("deal_start", (match.pk, 2), {"countdown": 5})]

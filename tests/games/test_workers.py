@@ -48,7 +48,10 @@ def assert_consistent(matches: list[Match]) -> None:
 
 
 def test_a_table_of_six_bots_plays_its_match_on_a_worker() -> None:
-    matches = [services.match_start(table=bot_table(), seed=s, bot_delay_ms=0) for s in (1, 2)]
+    matches = [
+        services.match_start(table=bot_table(), seed=s, bot_delay_ms=0, between_deals_seconds=0)
+        for s in (1, 2)
+    ]
     with celery_workers(1) as procs:
         wait_for(lambda: all_finished(matches), timeout=120, procs=procs)
     assert_consistent(matches)
@@ -78,7 +81,9 @@ def test_a_mixed_table_plays_turn_by_turn_and_times_out_a_silent_person() -> Non
 
 def test_a_worker_killed_mid_event_loses_and_repeats_nothing() -> None:
     matches = [
-        services.match_start(table=bot_table(), seed=s, deals_per_match=3, bot_delay_ms=0)
+        services.match_start(
+            table=bot_table(), seed=s, deals_per_match=3, bot_delay_ms=0, between_deals_seconds=0
+        )
         for s in range(10, 16)
     ]
     with celery_workers(1) as procs:
