@@ -67,9 +67,14 @@ def _test_name(name: str) -> str:
     return str(path.with_name(f"test_{path.name}"))
 
 
-def parse_database_url(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
+def parse_database_url(url: str, *, conn_max_age: int = 0, pool_size: int = 0) -> dict[str, Any]:
     """Return a Django DATABASES entry for ``url`` (``sqlite:///path`` or
     ``postgres://user:pw@host:port/db``).
+
+    With ``pool_size`` a PostgreSQL database is reached through a pool of at most that many
+    connections per process (psycopg_pool), shared by the process's threads; else each thread
+    keeps its own connection for ``conn_max_age`` seconds. Under ASGI each request runs in a
+    thread of its own, so without a pool every request would open a new connection.
 
     >>> parse_database_url("postgres://app:s3cret@db:5433/luzi")["PORT"]
     5433
@@ -113,6 +118,24 @@ def parse_database_url(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
             port = parts.port
         except ValueError:
             raise ImproperlyConfigured(f"DATABASE_URL={url!r}: the port is not a number.") from None
+        if pool_size:
+            pool = {
+                "min_size": 1,
+                "max_size": pool_size,
+                "timeout": 10.0,  # waiting longer for a free connection is an error
+                "max_idle": 300.0,
+            }
+            return {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": name,
+                "USER": unquote(parts.username or ""),
+                "PASSWORD": unquote(parts.password or ""),
+                "HOST": parts.hostname or "",
+                "PORT": port or "",
+                "CONN_MAX_AGE": 0,  # a connection goes back to the pool after each request
+                "CONN_HEALTH_CHECKS": True,  # the pool never hands out a broken connection
+                "OPTIONS": {**options, "pool": pool},
+            }
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
@@ -154,6 +177,7 @@ class Env:
         debug = parse_bool("DEBUG", env.get("DEBUG", "false"))
         database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
         conn_max_age = parse_int("CONN_MAX_AGE", env.get("CONN_MAX_AGE", "60"), minimum=0)
+        pool_size = parse_int("DATABASE_POOL_SIZE", env.get("DATABASE_POOL_SIZE", "10"), minimum=0)
         timeout_text = env.get("HEALTHZ_BROKER_TIMEOUT", "1.0")
         try:
             broker_timeout = float(timeout_text)
@@ -166,7 +190,9 @@ class Env:
             secret_key=env.get("SECRET_KEY", "").strip() or DEV_SECRET_KEY,
             allowed_hosts=parse_list(env.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")),
             csrf_trusted_origins=parse_list(env.get("CSRF_TRUSTED_ORIGINS", "")),
-            database=parse_database_url(database_url, conn_max_age=conn_max_age),
+            database=parse_database_url(
+                database_url, conn_max_age=conn_max_age, pool_size=pool_size
+            ),
             database_url=database_url,
             broker_url=env.get("CELERY_BROKER_URL", "").strip() or DEFAULT_BROKER_URL,
             result_backend=env.get("CELERY_RESULT_BACKEND", "").strip() or None,

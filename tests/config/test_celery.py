@@ -74,6 +74,18 @@ def test_a_worker_keeps_its_database_connection_from_task_to_task() -> None:
         task_postrun.send(sender=task, task_id="t", task=task, args=(), kwargs={}, retval=None)
 
     fixup = DjangoWorkerFixup(app)
+    if connection.vendor == "postgresql" and connection.pool:
+        # pooled (the default with PostgreSQL): each task takes a connection from the process's
+        # pool and gives it back; no task opens a new one
+        around_a_task()
+        connection.ensure_connection()
+        opened = connection.pool.get_stats()["connections_num"]
+        for _ in range(10):
+            around_a_task()
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        assert connection.pool.get_stats()["connections_num"] == opened
+        return
     max_age = connection.settings_dict["CONN_MAX_AGE"]
     connection.close()
     connection.settings_dict["CONN_MAX_AGE"] = 60  # as deployed (SQLite's default is 0)

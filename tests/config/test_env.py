@@ -36,6 +36,19 @@ def test_postgres_url() -> None:
     assert parse_database_url("postgresql://u@h/x", conn_max_age=60)["CONN_HEALTH_CHECKS"] is True
 
 
+def test_postgres_connections_are_pooled_per_process() -> None:
+    db = parse_database_url("postgres://u@h/x?sslmode=require", conn_max_age=60, pool_size=8)
+    assert db["CONN_MAX_AGE"] == 0  # Django's pool takes no persistent connections
+    pool = db["OPTIONS"]["pool"]
+    assert (pool["min_size"], pool["max_size"]) == (1, 8)
+    assert db["CONN_HEALTH_CHECKS"] is True  # the pool never hands out a broken connection
+    assert db["OPTIONS"]["sslmode"] == "require"
+    assert "pool" not in parse_database_url("sqlite:////tmp/x.sqlite3", pool_size=8)["OPTIONS"]
+    assert Env.from_environ({"DATABASE_URL": "postgres://u@h/x"}).database["OPTIONS"]["pool"]
+    unpooled = Env.from_environ({"DATABASE_URL": "postgres://u@h/x", "DATABASE_POOL_SIZE": "0"})
+    assert unpooled.database["CONN_MAX_AGE"] == 60 and "pool" not in unpooled.database["OPTIONS"]
+
+
 def test_sqlite_urls() -> None:
     assert parse_database_url("sqlite:////tmp/x.sqlite3")["NAME"] == "/tmp/x.sqlite3"
     assert parse_database_url("sqlite:///var/x.sqlite3")["NAME"] == str(BASE_DIR / "var/x.sqlite3")
@@ -95,6 +108,7 @@ def test_booleans(value: str, expected: bool) -> None:
     [
         ("DEBUG", "maybe"),
         ("CONN_MAX_AGE", "-1"),
+        ("DATABASE_POOL_SIZE", "-2"),
         ("SECURE_HSTS_SECONDS", "soon"),
         ("SECURE_COOKIES", "perhaps"),
     ],
