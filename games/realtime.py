@@ -34,10 +34,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
+from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connections
 
 from config.exceptions import ApplicationError
 from games import selectors, services
@@ -57,11 +58,35 @@ _pool = ThreadPoolExecutor(max_workers=PUSH_THREADS, thread_name_prefix="luzi-pu
 _grace_tasks: set[asyncio.Task[None]] = set()
 
 
+class _PushThreadCall(SyncToAsync):
+    """A call in the push threads that closes the thread's database connection only when it is
+    broken or past CONN_MAX_AGE.
+
+    Channels' ``database_sync_to_async`` runs ``close_old_connections`` around every call, which
+    with CONN_HEALTH_CHECKS costs a health-check query per push and connection: as much as the
+    push's own read. A push that meets a broken connection fails (logged; the resync tries again)
+    and the next call replaces the connection.
+    """
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        _drop_bad_connections()
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _drop_bad_connections()
+
+
+def _drop_bad_connections() -> None:
+    for conn in connections.all(initialized_only=True):
+        obsolete = conn.close_at is not None and time.monotonic() >= conn.close_at
+        if conn.errors_occurred or obsolete:
+            conn.close_if_unusable_or_obsolete()
+
+
 def _in_pool(func: Any) -> Any:
-    """Run ``func`` in the push threads (closing stale database connections around it), not in
-    the one thread that Django's sync views share under ASGI: pushes then never queue the
-    players' requests behind them."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_pool)
+    """Run ``func`` in the push threads, not in the one thread that Django's sync views share
+    under ASGI: pushes then never queue the players' requests behind them."""
+    return _PushThreadCall(func, thread_sensitive=False, executor=_pool)
 
 
 def _presence_keys(table_id: int, seat: int) -> tuple[str, str]:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
-from django.db.models import Case, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models import QuerySet
+from django.utils import timezone
 
 from engine.daguai import Match as EngineMatch
 from games import engine_state
@@ -66,30 +68,61 @@ def table_state(*, table: Table, seat: int | None = None) -> dict[str, Any]:
     public part is shared with other callers (it is built once per state of the table): read it,
     never change it.
     """
-    match = _version_query(Match.objects.filter(table=table)).first()
+    match = _version_row(table.pk)
     return _state(table, match, seat)
 
 
 def table_state_of(*, table_id: int, seat: int | None = None) -> dict[str, Any] | None:
     """:func:`table_state` of the table ``table_id`` (None when there is no such table); one query
     when the table has not changed since this process last built its state."""
-    match = _version_query(Match.objects.filter(table_id=table_id).select_related("table")).first()
+    match = _version_row(table_id)
     if match is not None:
         return _state(match.table, match, seat)
     table = Table.objects.filter(pk=table_id).first()
     return None if table is None else _state(table, None, seat)
 
 
-def _version_query(matches: QuerySet[Match]) -> QuerySet[Match]:
-    """The table's match being played, else its latest, with its current deal's version."""
-    current = Deal.objects.filter(match=OuterRef("pk"), number=OuterRef("current_deal"))
-    return matches.annotate(
-        playing_first=Case(When(status=Match.Status.PLAYING, then=Value(0)), default=Value(1)),
-        deal_id=Subquery(current.values("pk")[:1]),
-        deal_seq=Subquery(current.values("seq")[:1]),
-        deal_status=Subquery(current.values("status")[:1]),
-        deal_deadline=Subquery(current.values("turn_deadline")[:1]),
-    ).order_by("playing_first", "-created_at", "-id")
+_TABLE_FIELDS = ("id", "name", "mode", "status")
+_VERSION_SQL: str | None = None
+
+
+def _version_sql() -> str:
+    """The SQL of :func:`_version_row`, written once: it runs on every push, where building an
+    ORM query would cost three times its execution."""
+    global _VERSION_SQL
+    if _VERSION_SQL is None:
+        m, t, d = (model._meta.db_table for model in (Match, Table, Deal))
+        columns = ", ".join(f'm."{f.column}"' for f in Match._meta.concrete_fields)
+        table_columns = ", ".join(f't."{name}" AS "t_{name}"' for name in _TABLE_FIELDS)
+        _VERSION_SQL = (
+            f'SELECT {columns}, {table_columns}, d."id" AS "deal_id", d."seq" AS "deal_seq", '
+            f'd."status" AS "deal_status", d."turn_deadline" AS "deal_deadline" '
+            f'FROM "{m}" m JOIN "{t}" t ON t."id" = m."table_id" '
+            f'LEFT JOIN "{d}" d ON d."match_id" = m."id" AND d."number" = m."current_deal" '
+            f'WHERE m."table_id" = %s '
+            f'ORDER BY CASE WHEN m."status" = %s THEN 0 ELSE 1 END, '
+            f'm."created_at" DESC, m."id" DESC LIMIT 1'
+        )
+    return _VERSION_SQL
+
+
+def _version_row(table_id: int) -> Match | None:
+    """The table's match being played, else its latest, with its table and its current deal's
+    version (``deal_id``, ``deal_seq``, ``deal_status``, ``deal_deadline``): one query."""
+    rows = list(Match.objects.raw(_version_sql(), [table_id, Match.Status.PLAYING]))
+    if not rows:
+        return None
+    match = rows[0]
+    values = [getattr(match, f"t_{name}") for name in _TABLE_FIELDS]
+    table = Table.from_db(Match.objects.db, list(_TABLE_FIELDS), values)  # others load if read
+    Match.table.field.set_cached_value(match, table)
+    deadline = match.deal_deadline  # type: ignore[attr-defined]
+    if isinstance(deadline, str):  # SQLite: text or a naive UTC time for a column outside the model
+        deadline = Deal._meta.get_field("turn_deadline").to_python(deadline)
+    if deadline is not None and timezone.is_naive(deadline):
+        deadline = timezone.make_aware(deadline, UTC)
+    match.deal_deadline = deadline  # type: ignore[attr-defined]
+    return match
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +214,7 @@ def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
     current = (
         (deal_row.pk, deal_row.seq, deal_row.status, deal_row.turn_deadline)
         == (
-            match.deal_id,  # type: ignore[attr-defined]  # the annotations of _version_query
+            match.deal_id,  # type: ignore[attr-defined]  # the columns of _version_row
             match.deal_seq,  # type: ignore[attr-defined]
             match.deal_status,  # type: ignore[attr-defined]
             match.deal_deadline,  # type: ignore[attr-defined]

@@ -61,3 +61,15 @@ def test_an_action_and_a_change_of_the_match_row_are_seen() -> None:
     )
     state = selectors.table_state_of(table_id=table.pk, seat=4)
     assert state is not None and state["match"]["status"] == Match.Status.FINISHED
+
+
+def test_a_state_with_a_turn_deadline_is_also_read_with_one_query(
+    django_assert_num_queries: Any,
+) -> None:
+    table, _users = people_table(tuple(range(6)))  # people only: a deadline runs from the start
+    services.match_start(table=table, seed=5)
+    first = selectors.table_state_of(table_id=table.pk, seat=2)
+    assert first is not None and first["deadline"] is not None
+    with django_assert_num_queries(1):
+        again = selectors.table_state_of(table_id=table.pk, seat=2)
+    assert again == first
