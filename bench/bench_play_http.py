@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import resource
 import secrets
 import signal
@@ -145,7 +146,11 @@ def percentile(values: list[float], q: float) -> float:
 class Player:
     """One simulated person: waits for their turn on the WebSocket, answers over HTTP."""
 
-    def __init__(self, base: str, table_id: int, session: str, csrf: str) -> None:
+    def __init__(
+        self, base: str, table_id: int, session: str, csrf: str, think: float = 0.0
+    ) -> None:
+        self.think = think  # seconds a person takes to choose, on average
+        self.rng = random.Random(table_id)
         self.base = base
         self.table_id = table_id
         self.cookie = f"sessionid={session}; csrftoken={csrf}"
@@ -204,6 +209,8 @@ class Player:
                 if acted == key:
                     continue
                 acted = key
+                if self.think:  # a person looks at the cards first (0.5 to 1.5 times the mean)
+                    await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
                 plays = [a for a in you["legal"] if a["kind"] != "pass"]
                 choice = (plays or you["legal"])[0]
                 body = {"action": choice["kind"], "cards": choice.get("cards", ""), "seq": key[1]}
@@ -277,7 +284,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=50, help="people, one per table")
     parser.add_argument("--bot-tables", type=int, default=50, help="all-bot tables (load)")
     parser.add_argument("--seconds", type=float, default=60.0, help="measuring time")
-    parser.add_argument("--bot-delay-ms", type=int, default=100, help="bots' think time")
+    parser.add_argument(
+        "--bot-delay-ms", type=int, default=600, help="bots' think time (600, the default)"
+    )
+    parser.add_argument(
+        "--think-ms", type=int, default=1000, help="people's mean think time (0: answer at once)"
+    )
     parser.add_argument(
         "--bot-pause", type=int, default=5, help="all-bot tables' pause between deals (s)"
     )
@@ -330,7 +342,15 @@ def main() -> None:
             services.match_start(
                 table=table, deals_per_match=50, bot_delay_ms=options.bot_delay_ms, turn_seconds=60
             )
-            players.append(Player(base, table.pk, session_for(user), secrets.token_hex(16)))
+            players.append(
+                Player(
+                    base,
+                    table.pk,
+                    session_for(user),
+                    secrets.token_hex(16),
+                    think=options.think_ms / 1000,
+                )
+            )
         deals_before = Deal.objects.filter(status=Deal.Status.FINISHED).count()
         load_before = os.getloadavg()
         cpu_before = resource.getrusage(resource.RUSAGE_SELF)
@@ -350,6 +370,8 @@ def main() -> None:
             "web_workers": options.web_workers,
             "bot_tables": options.bot_tables,
             "bot_pause_seconds": options.bot_pause,
+            "bot_delay_ms": options.bot_delay_ms,
+            "think_ms": options.think_ms,
             "seconds": round(elapsed, 1),
             "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
             "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
