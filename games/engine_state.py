@@ -74,7 +74,7 @@ def engine_match(match: Match, deal: Deal | None) -> EngineMatch:
         caught_up = _catch_up(hit[0], hit[1], token, deal)
         if caught_up is not None:
             return caught_up
-    return _rebuild(match)
+    return _rebuild(match, deal)
 
 
 def _catch_up(old: Token, engine: EngineMatch, token: Token, deal: Deal) -> EngineMatch | None:
@@ -88,7 +88,7 @@ def _catch_up(old: Token, engine: EngineMatch, token: Token, deal: Deal) -> Engi
         return None
     if not isinstance(seq, int) or seq > deal.seq or engine.deal is None:
         return None
-    rows = Action.objects.filter(deal=deal, seq__gt=seq).order_by("seq")
+    rows = Action.objects.filter(deal=deal, seq__gt=seq, seq__lte=deal.seq).order_by("seq")
     try:
         for row in rows.only("seat", "kind", "cards", "system"):
             engine.apply(to_engine(row))
@@ -99,12 +99,15 @@ def _catch_up(old: Token, engine: EngineMatch, token: Token, deal: Deal) -> Engi
     return engine
 
 
-def _rebuild(match: Match) -> EngineMatch:
+def _rebuild(match: Match, deal: Deal | None) -> EngineMatch:
+    """Replay ``match`` up to ``deal``'s sequence number (actions committed since are left out:
+    the state is exactly the one these rows name)."""
     engine = EngineMatch(seed=match.seed, rules=rules_of(match), base=match.base_score)
-    rows = (
-        Action.objects.filter(deal__match=match, deal__number__lte=match.current_deal)
-        .order_by("deal__number", "seq")
-        .values_list("deal__number", "seq", "seat", "kind", "cards", "system")
+    rows = Action.objects.filter(deal__match=match, deal__number__lte=match.current_deal)
+    if deal is not None:
+        rows = rows.exclude(deal__number=deal.number, seq__gt=deal.seq)
+    rows = rows.order_by("deal__number", "seq").values_list(
+        "deal__number", "seq", "seat", "kind", "cards", "system"
     )
     by_deal: dict[int, list[EngineAction]] = {}
     for number, _seq, seat, kind, cards, system in rows:

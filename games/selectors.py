@@ -131,7 +131,6 @@ class _Built:
 
     public: dict[str, Any]
     private: dict[int, dict[str, Any]]
-    current: bool = True  # read from the rows the key names (else not kept: it moved meanwhile)
 
 
 _CACHE_SIZE = 1024
@@ -166,8 +165,6 @@ def _state(table: Table, match: Match | None, seat: int | None) -> dict[str, Any
             if built is None or (seat is not None and seat not in built.private):
                 seats = _people_seats(table, match) | ({seat} if seat is not None else set())
                 built = _build(table, match, seats)
-                if not built.current:
-                    return _assemble(built, seat)
                 with _cache_lock:
                     _built[key] = built
                     _built.move_to_end(key)
@@ -210,18 +207,17 @@ def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
     private: dict[int, dict[str, Any]] = {}
     if match is None:
         return _Built(state, private)
-    deal_row = match.deals.filter(number=match.current_deal).first() if match.current_deal else None
-    current = (
-        (deal_row.pk, deal_row.seq, deal_row.status, deal_row.turn_deadline)
-        == (
-            match.deal_id,  # type: ignore[attr-defined]  # the columns of _version_row
-            match.deal_seq,  # type: ignore[attr-defined]
-            match.deal_status,  # type: ignore[attr-defined]
-            match.deal_deadline,  # type: ignore[attr-defined]
+    deal_row = None
+    if match.deal_id is not None:  # type: ignore[attr-defined]  # the columns of _version_row
+        # the current deal's version, read in the same statement as the match: consistent
+        deal_row = Deal(
+            pk=match.deal_id,  # type: ignore[attr-defined]
+            match_id=match.pk,
+            number=match.current_deal,
+            seq=match.deal_seq,  # type: ignore[attr-defined]
+            status=match.deal_status,  # type: ignore[attr-defined]
+            turn_deadline=match.deal_deadline,  # type: ignore[attr-defined]
         )
-        if deal_row is not None
-        else match.deal_id is None
-    )  # type: ignore[attr-defined]
     engine: EngineMatch | None = None
     if table.mode == Table.Mode.ONLINE:
         engine = engine_state.engine_match(match, deal_row)
@@ -245,7 +241,7 @@ def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
     finally:
         if engine is not None:
             engine_state.remember(match, deal_row, engine)
-    return _Built(state, private, current)
+    return _Built(state, private)
 
 
 _SeatRow = tuple[int, str, bool, bool]  # seat, player's name, is a bot, has a user

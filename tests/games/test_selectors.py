@@ -73,3 +73,26 @@ def test_a_state_with_a_turn_deadline_is_also_read_with_one_query(
     with django_assert_num_queries(1):
         again = selectors.table_state_of(table_id=table.pk, seat=2)
     assert again == first
+
+
+def test_a_state_is_exactly_the_version_it_was_read_at() -> None:
+    """Actions committed after a table's version was read are not in the state built for it."""
+    from games import engine_state
+    from games.models import Deal, Match
+
+    table, _users = people_table(tuple(range(6)))
+    match = services.match_start(table=table, seed=5)
+    old_match = Match.objects.get(pk=match.pk)
+    old_deal = Deal.objects.get(match=match, number=1)
+    deal = engine_state.engine_match(old_match, old_deal).deal
+    assert deal is not None
+    seat = deal.awaiting()[0]
+    services.seat_act(table=table, seat=seat, kind="play", cards=str(deal.hand(seat)[0]), seq=0)
+    for cached in (False, True):  # rebuilt from the rows, or caught up from an older state
+        engine_state.forget()
+        if cached:
+            engine_state.remember(
+                old_match, old_deal, engine_state.engine_match(old_match, old_deal)
+            )
+        engine = engine_state.engine_match(old_match, old_deal)
+        assert engine.deal is not None and len(engine.deal.actions) == old_deal.seq == 0
