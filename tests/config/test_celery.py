@@ -101,3 +101,13 @@ def test_a_worker_keeps_its_database_connection_from_task_to_task() -> None:
     finally:
         connection.settings_dict["CONN_MAX_AGE"] = max_age
         connection.close()
+
+
+def test_sessions_use_the_cache_only_when_every_process_shares_it() -> None:
+    shared = settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    expected = (
+        "django.contrib.sessions.backends.cached_db"
+        if shared
+        else "django.contrib.sessions.backends.db"
+    )
+    assert settings.SESSION_ENGINE == expected
