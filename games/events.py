@@ -1,8 +1,8 @@
 """What happened at a table, for whoever shows it live.
 
-The game services call :func:`table_changed` once a change at a table is committed. It bumps the
-table's version in Django's cache (a shared cache such as Redis makes it visible across processes;
-the database's sequence numbers stay the truth), and is the one place where pushes to browsers hang.
+The game services call :func:`table_changed` once a change at a table is committed; it is the one
+place where pushes to browsers hang. What changed is not in the message: each connection reads
+the table's version from the database (the truth) and sends its own view.
 """
 
 from __future__ import annotations
@@ -16,24 +16,15 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.core.cache import cache
 
-__all__ = ["flush_pushes", "group_name", "table_changed", "table_version"]
+__all__ = ["flush_pushes", "group_name", "table_changed"]
 
 logger = logging.getLogger(__name__)
 
 
-def _key(table_id: int) -> str:
-    return f"luzi:table:{table_id}:version"
-
-
 def table_changed(table_id: int) -> None:
-    """Note that table ``table_id`` changed (called on commit by games.services)."""
-    key = _key(table_id)
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, timeout=None)
+    """Tell whoever watches table ``table_id`` that it changed (called on commit by
+    games.services)."""
     push_table_changed(table_id)
 
 
@@ -133,8 +124,3 @@ class _Pusher:
 
 _PUSHER = _Pusher()
 flush_pushes = _PUSHER.flush
-
-
-def table_version(table_id: int) -> int:
-    """The table's change counter (0 when unknown to this cache)."""
-    return int(cache.get(_key(table_id), 0))
