@@ -216,7 +216,7 @@ _CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
 if _CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedRedisCache",
             "LOCATION": _CACHE_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "luzi"),
         }

@@ -48,7 +48,7 @@ def test_with_redis_the_cache_is_shared_by_every_process() -> None:
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
     backend = settings.CACHES["default"]["BACKEND"]
     if layer.startswith("channels_redis"):
-        assert backend == "django.core.cache.backends.redis.RedisCache"
+        assert backend == "config.cache.SharedRedisCache"
         assert settings.CACHES["default"]["KEY_PREFIX"].startswith("test-")  # this run's own
     else:
         assert backend == "django.core.cache.backends.locmem.LocMemCache"
@@ -110,4 +110,27 @@ def test_sessions_use_the_cache_only_when_every_process_shares_it() -> None:
         if shared
         else "django.contrib.sessions.backends.db"
     )
-    assert settings.SESSION_ENGINE == expected
+    assert expected == settings.SESSION_ENGINE
+
+
+def test_threads_share_one_redis_connection_pool() -> None:
+    """Under ASGI each request has a thread of its own: it must not open a Redis connection."""
+    import threading
+
+    from django.core.cache import caches
+
+    if not settings.CACHES["default"]["BACKEND"].endswith("SharedRedisCache"):
+        pytest.skip("no shared cache here (no Redis configured)")
+    clients = []
+
+    def read() -> None:
+        cache = caches["default"]
+        cache.get("luzi:probe")
+        clients.append(cache._cache)
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(clients) == 4 and len({id(client) for client in clients}) == 1
