@@ -146,12 +146,16 @@ def _connect(table_id: int, user: Any) -> tuple[int | None, str] | None:
     return seat, _message(selectors.table_state(table=table, seat=seat))
 
 
-def _read(table_id: int, seat: int | None, still_here: bool = False) -> str | None:
+def _read(
+    table_id: int, seat: int | None, still_here: bool = False, since: float | None = None
+) -> str | None:
     """The message with ``seat``'s state (None without the table); ``still_here`` also notes that
-    the seat is still connected."""
+    the seat is still connected. ``since``: the state must have been read after this moment
+    (``time.monotonic()``), such as when a change was announced; another connection's read of
+    the same table may serve."""
     if still_here and seat is not None:
         presence(table_id, seat, 0)
-    state = selectors.table_state_of(table_id=table_id, seat=seat)
+    state = selectors.table_state_of(table_id=table_id, seat=seat, fresh_since=since)
     return None if state is None else _message(state)
 
 
@@ -164,6 +168,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     _resync: asyncio.Task[None] | None = None
     _pump: asyncio.Task[None] | None = None
     _dirty: bool = False
+    _changed_at: float = 0.0
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -219,19 +224,23 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         and sends the latest state, which includes them all (a burst of bot moves costs one
         read per connection, not one per move)."""
         self._dirty = True
+        self._changed_at = time.monotonic()
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._pump_states())
 
     async def _pump_states(self) -> None:
         while self._dirty:
             self._dirty = False
+            since = self._changed_at
             try:
-                await self._send_state()
+                await self._send_state(since=since)
             except Exception:  # keep the connection; the periodic resync will try again
                 logger.exception("table %s: push failed", self.table_id)
 
-    async def _send_state(self, *, force: bool = False, still_here: bool = False) -> None:
-        text = await _in_pool(_read)(self.table_id, self.seat, still_here)
+    async def _send_state(
+        self, *, force: bool = False, still_here: bool = False, since: float | None = None
+    ) -> None:
+        text = await _in_pool(_read)(self.table_id, self.seat, still_here, since)
         if text is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return

@@ -9,6 +9,7 @@ built for it are kept in a small cache. A private part is only ever handed to it
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
@@ -72,10 +73,17 @@ def table_state(*, table: Table, seat: int | None = None) -> dict[str, Any]:
     return _state(table, match, seat)
 
 
-def table_state_of(*, table_id: int, seat: int | None = None) -> dict[str, Any] | None:
+def table_state_of(
+    *, table_id: int, seat: int | None = None, fresh_since: float | None = None
+) -> dict[str, Any] | None:
     """:func:`table_state` of the table ``table_id`` (None when there is no such table); one query
-    when the table has not changed since this process last built its state."""
-    match = _version_row(table_id)
+    when the table has not changed since this process last built its state.
+
+    ``fresh_since`` (a ``time.monotonic()`` moment, such as when a change was announced): the
+    table's version read by another thread of this process after that moment serves too, so the
+    connections at one table share one read per change.
+    """
+    match = _recent_version_row(table_id, fresh_since)
     if match is not None:
         return _state(match.table, match, seat)
     table = Table.objects.filter(pk=table_id).first()
@@ -122,6 +130,26 @@ def _version_row(table_id: int) -> Match | None:
     if deadline is not None and timezone.is_naive(deadline):
         deadline = timezone.make_aware(deadline, UTC)
     match.deal_deadline = deadline  # type: ignore[attr-defined]
+    return match
+
+
+_recent: dict[int, tuple[float, Match | None]] = {}  # table id: (when its read began, the row)
+
+
+def _recent_version_row(table_id: int, fresh_since: float | None) -> Match | None:
+    if fresh_since is not None:
+        with _cache_lock:
+            hit = _recent.get(table_id)
+        if hit is not None and hit[0] >= fresh_since:
+            return hit[1]  # read after the moment asked for: it holds every change before it
+    began = time.monotonic()
+    match = _version_row(table_id)
+    with _cache_lock:
+        kept = _recent.get(table_id)
+        if kept is None or kept[0] < began:
+            if len(_recent) >= _CACHE_SIZE and table_id not in _recent:
+                _recent.clear()
+            _recent[table_id] = (began, match)
     return match
 
 

@@ -96,3 +96,30 @@ def test_a_state_is_exactly_the_version_it_was_read_at() -> None:
             )
         engine = engine_state.engine_match(old_match, old_deal)
         assert engine.deal is not None and len(engine.deal.actions) == old_deal.seq == 0
+
+
+def test_connections_at_a_table_share_a_read_made_after_the_change(
+    django_assert_num_queries: Any,
+) -> None:
+    import time
+
+    table, _users = people_table(tuple(range(6)))
+    services.match_start(table=table, seed=5)
+    announced = time.monotonic()  # a change is announced; then one connection reads
+    first = selectors.table_state_of(table_id=table.pk, seat=1, fresh_since=announced)
+    assert first is not None
+    with django_assert_num_queries(0):  # the other connections reuse that read
+        for seat in (2, None):
+            again = selectors.table_state_of(table_id=table.pk, seat=seat, fresh_since=announced)
+            assert again is not None and again["seq"] == first["seq"]
+    deal = first["deal"]
+    seat = deal["awaiting"][0]
+    card = first["you"]["hand"].split()[0] if seat == 1 else None
+    if card is None:
+        mine = selectors.table_state_of(table_id=table.pk, seat=seat)
+        assert mine is not None
+        card = mine["you"]["hand"].split()[0]
+    services.seat_act(table=table, seat=seat, kind="play", cards=card, seq=first["seq"])
+    later = time.monotonic()  # the next change: an older read no longer serves
+    after = selectors.table_state_of(table_id=table.pk, seat=None, fresh_since=later)
+    assert after is not None and after["seq"] == first["seq"] + 1  # read again
