@@ -113,11 +113,13 @@ def _current_deal_locked(**filters: Any) -> Deal | None:
     with its newest deal and its table; return that deal if it is the match's current one.
 
     Every write to a deal row is made under its match's lock, so locking both rows is the same
-    lock as the match's alone. The newest deal is not the current one when a deal was dealt while
-    this transaction waited for the lock: then the caller reads them again, the match first.
+    lock as the match's alone; the match row is locked first, as everywhere (in the other order
+    a transaction holding a new deal could wait for the match while the match's holder waits for
+    that deal). The newest deal is not the current one when a deal was dealt while this
+    transaction waited for the lock: then the caller reads the current one again.
     """
     deal = (
-        Deal.objects.select_for_update(of=("self", "match"))
+        Deal.objects.select_for_update(of=("match", "self"))
         .select_related("match", "match__table")
         .filter(**filters)
         .order_by("-number")

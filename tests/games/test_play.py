@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -398,3 +399,46 @@ def test_an_all_bot_table_keeps_its_pause_between_deals(
     else:
         assert match.current_deal == 1
         assert queued == [("deal_start", (match.pk, 2), {"countdown": 5})]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_write_locks_the_match_row_before_the_deal_row() -> None:
+    """One lock order everywhere: a transaction waiting for a deal row already holds its match,
+    so nobody can hold the deal and wait for the match (a deadlock)."""
+    import threading
+
+    import psycopg
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's")
+    match = services.match_start(table=bot_table(), seed=6, bot_delay_ms=0)
+    deal = match.deals.get(number=1)
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    holder, prober = psycopg.connect(**params), psycopg.connect(**params)
+    try:
+        holder.execute("SELECT id FROM games_deal WHERE id = %s FOR UPDATE", [deal.pk])
+        waiter = threading.Thread(
+            target=lambda: services.deal_start(match_id=match.pk, number=99), daemon=True
+        )
+        waiter.start()
+        locked_first = False
+        for _ in range(100):  # the service waits for the deal row...
+            try:
+                prober.execute(
+                    "SELECT id FROM games_match WHERE id = %s FOR UPDATE NOWAIT", [match.pk]
+                )
+                prober.rollback()
+            except psycopg.errors.LockNotAvailable:
+                prober.rollback()
+                locked_first = True  # ...holding the match row already
+                break
+            time.sleep(0.02)
+        holder.rollback()
+        waiter.join(10)
+        assert locked_first and not waiter.is_alive()
+    finally:
+        holder.close()
+        prober.close()
