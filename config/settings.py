@@ -213,20 +213,24 @@ _CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "").strip() or (
 # else the channel layer's Redis) it is shared; without, each process has its own (one process:
 # runserver, `make demo`, the tests).
 _CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
+# "presence" is the same store, strict: see config/cache.py.
 if _CACHE_URL:
+    _REDIS_CACHE = {
+        "LOCATION": _CACHE_URL,
+        "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "luzi"),
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},  # fail fast, never hang
+    }
     CACHES = {
-        "default": {
-            "BACKEND": "config.cache.SharedRedisCache",
-            "LOCATION": _CACHE_URL,
-            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "luzi"),
-        }
+        "default": {"BACKEND": "config.cache.TolerantRedisCache", **_REDIS_CACHE},
+        "presence": {"BACKEND": "config.cache.SharedRedisCache", **_REDIS_CACHE},
     }
     # Sessions are read from the shared cache (written through to the database): one query
     # less on every request. Never with per-process caches, where a logout in one process would
     # leave the session alive in another's.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    _LOCAL_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "luzi"}
+    CACHES = {"default": _LOCAL_CACHE, "presence": _LOCAL_CACHE}
 if _CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {

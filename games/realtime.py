@@ -37,7 +37,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import connections
 
 from config.exceptions import ApplicationError
@@ -63,9 +63,11 @@ class _PushThreadCall(SyncToAsync):
     broken or past CONN_MAX_AGE.
 
     Channels' ``database_sync_to_async`` runs ``close_old_connections`` around every call, which
-    with CONN_HEALTH_CHECKS costs a health-check query per push and connection: as much as the
-    push's own read. A push that meets a broken connection fails (logged; the resync tries again)
-    and the next call replaces the connection.
+    with persistent connections and CONN_HEALTH_CHECKS costs a health-check query per push and
+    connection: as much as the push's own read. A push that meets a broken connection fails
+    (logged; the resync tries again) and the next call replaces the connection. With a pool
+    (the default) each call takes a connection from the pool and gives it back (CONN_MAX_AGE is
+    0), and the pool checks a connection before handing it out.
     """
 
     def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
@@ -94,23 +96,31 @@ def _presence_keys(table_id: int, seat: int) -> tuple[str, str]:
     return f"{base}:count", f"{base}:seen"
 
 
+#: Presence keys expire unless a connection renews them (every resync): a web process that died
+#: without closing its connections cannot leave a seat counted as present for ever.
+PRESENCE_SECONDS = 300
+
+
 def presence(table_id: int, seat: int, change: int) -> None:
     """Count a seat's open connections (+1 on connect, -1 on close, 0 to just say "still here")."""
     count_key, seen_key = _presence_keys(table_id, seat)
+    store = caches["presence"]
     if change:
-        cache.add(count_key, 0, timeout=None)
+        store.add(count_key, 0, timeout=PRESENCE_SECONDS)
         try:
-            cache.incr(count_key, change)
+            store.incr(count_key, change)
         except ValueError:
-            cache.set(count_key, max(change, 0), timeout=None)
-    cache.set(seen_key, time.time(), timeout=None)
+            store.set(count_key, max(change, 0), timeout=PRESENCE_SECONDS)
+    store.touch(count_key, PRESENCE_SECONDS)
+    store.set(seen_key, time.time(), timeout=PRESENCE_SECONDS)
 
 
 def leave_if_gone(table_id: int, seat: int, grace: float) -> bool:
     """Declare that ``seat`` left when it has had no connection for ``grace`` seconds and its
     match goes on; returns whether it did."""
     count_key, seen_key = _presence_keys(table_id, seat)
-    if int(cache.get(count_key, 0)) > 0 or time.time() - float(cache.get(seen_key, 0)) < grace:
+    store = caches["presence"]
+    if int(store.get(count_key, 0)) > 0 or time.time() - float(store.get(seen_key, 0)) < grace:
         return False
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not Match.objects.filter(table=table, status=Match.Status.PLAYING):

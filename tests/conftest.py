@@ -19,8 +19,9 @@ def _own_cache_keys() -> Iterator[None]:
     from django.test import override_settings
 
     caches = copy.deepcopy(settings.CACHES)
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
     for cache in caches.values():
-        cache["KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"
+        cache["KEY_PREFIX"] = prefix  # one store, whichever alias reaches it
     with override_settings(CACHES=caches):
         yield
 

@@ -43,17 +43,22 @@ def test_people_s_tables_and_all_bot_deals_go_to_separate_queues() -> None:
 
 def test_with_redis_the_cache_is_shared_by_every_process() -> None:
     """Presence at a table is counted in the cache: web processes must share it when they can."""
-    from django.core.cache import cache
+    from django.core.cache import cache, caches
 
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    backend = settings.CACHES["default"]["BACKEND"]
+    backends = {alias: settings.CACHES[alias]["BACKEND"] for alias in ("default", "presence")}
     if layer.startswith("channels_redis"):
-        assert backend == "config.cache.SharedRedisCache"
+        assert backends == {
+            "default": "config.cache.TolerantRedisCache",
+            "presence": "config.cache.SharedRedisCache",
+        }
         assert settings.CACHES["default"]["KEY_PREFIX"].startswith("test-")  # this run's own
     else:
-        assert backend == "django.core.cache.backends.locmem.LocMemCache"
+        local = "django.core.cache.backends.locmem.LocMemCache"
+        assert backends == {"default": local, "presence": local}
     cache.set("luzi:probe", 41)
     assert cache.incr("luzi:probe") == 42
+    assert caches["presence"].get("luzi:probe") == 42  # one store, two ways of using it
 
 
 @pytest.mark.django_db(transaction=True)
