@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from config.exceptions import ApplicationError, ConflictError
@@ -652,11 +653,17 @@ def offline_match_record(
 def matches_kick(*, idle_seconds: float = 15.0) -> int:
     """Queue again what stalled matches wait for (a lost task, a worker killed mid-task).
 
-    A match is stalled when it is being played and has not changed for ``idle_seconds`` beyond its
-    turn deadline. Returns how many matches were kicked; the tasks it queues are idempotent.
+    A match is stalled when it is being played and neither it nor its current deal has changed
+    for ``idle_seconds`` beyond its turn deadline (the match row changes between deals, the deal's
+    log within one). Returns how many matches were kicked; the tasks it queues are idempotent.
     """
     cutoff = timezone.now() - timedelta(seconds=idle_seconds)
-    stalled = Match.objects.filter(status=Match.Status.PLAYING, updated_at__lt=cutoff)
+    recent_action = Action.objects.filter(
+        deal__match=OuterRef("pk"), deal__number=OuterRef("current_deal"), created_at__gte=cutoff
+    )
+    stalled = Match.objects.filter(status=Match.Status.PLAYING, updated_at__lt=cutoff).exclude(
+        Exists(recent_action)
+    )
     kicked = 0
     for match_id in stalled.values_list("pk", flat=True):
         with transaction.atomic():

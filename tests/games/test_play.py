@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from config.exceptions import ApplicationError, ConflictError
 from engine.cards import format_cards
@@ -408,7 +408,6 @@ def test_every_write_locks_the_match_row_before_the_deal_row() -> None:
     import threading
 
     import psycopg
-    from django.db import connection
 
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's")
@@ -442,3 +441,26 @@ def test_every_write_locks_the_match_row_before_the_deal_row() -> None:
     finally:
         holder.close()
         prober.close()
+
+
+def test_the_watchdog_leaves_alone_a_deal_that_is_moving(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Bots playing turn by turn change only the deal's log, not the match row, during a deal."""
+    match = services.match_start(table=bot_table(), seed=2, bot_delay_ms=300)
+    deal_row = match.deals.get(number=1)
+    deal = engine_state.engine_match(match, deal_row).deal
+    assert deal is not None
+    engine_state.forget()
+    seat = deal.awaiting()[0]
+    assert services.bot_act(match_id=match.pk, number=1, seq=0, seat=seat)
+    Match.objects.filter(pk=match.pk).update(updated_at=match.updated_at.replace(year=2000))
+    assert services.matches_kick(idle_seconds=1) == 0  # its last action is a moment old
+    with connection.cursor() as cursor:  # time passes (the log itself refuses updates)
+        cursor.execute(
+            f"UPDATE {Action._meta.db_table} SET created_at = %s WHERE deal_id = %s",
+            [match.updated_at.replace(year=2000), deal_row.pk],
+        )
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert services.matches_kick(idle_seconds=1) == 1
+    assert callbacks
