@@ -115,9 +115,11 @@ class _Pusher:
             while self._waiting:
                 await asyncio.sleep(0.001)
 
+        waiting = asyncio.run_coroutine_threadsafe(settle(), loop)
         try:
-            asyncio.run_coroutine_threadsafe(settle(), loop).result(timeout)
+            waiting.result(timeout)
         except TimeoutError:
+            waiting.cancel()  # stop polling; the pushes themselves go on
             return False
         return True
 
