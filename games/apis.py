@@ -8,6 +8,7 @@ name a seat: acting for a seat means being its player.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -145,10 +146,12 @@ class TableActionApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         table, seat = _seated(request, table_id)
         data = _validated(self.ActionInputSerializer(data=request.data))
+        began = time.monotonic()
         services.seat_act(
             table=table, seat=seat, kind=data["action"], cards=data["cards"], seq=data["seq"]
         )
-        return Response(selectors.table_state(table=table, seat=seat))
+        # the state this action committed (or a newer one) answers: no read of it again
+        return Response(selectors.table_state(table=table, seat=seat, fresh_since=began))
 
 
 class TableCheckApi(APIView):
@@ -193,5 +196,6 @@ class TableLeaveApi(APIView):
     @extend_schema(request=None, responses={200: StateSerializer, **_REFUSALS})
     def post(self, request: Request, table_id: int) -> Response:
         table, seat = _seated(request, table_id)
+        began = time.monotonic()
         services.seat_escape(table=table, seat=seat)
-        return Response(selectors.table_state(table=table, seat=seat))
+        return Response(selectors.table_state(table=table, seat=seat, fresh_since=began))

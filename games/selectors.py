@@ -61,15 +61,20 @@ def table_match(*, table: Table) -> Match | None:
     )
 
 
-def table_state(*, table: Table, seat: int | None = None) -> dict[str, Any]:
+def table_state(
+    *, table: Table, seat: int | None = None, fresh_since: float | None = None
+) -> dict[str, Any]:
     """What the table shows: seats, the match, the current deal's public view, ``seq``, the turn's
     deadline — and only when ``seat`` is given, that seat's hand and legal actions.
 
     Everything is JSON-safe. Nothing in it shows a hand other than ``seat``'s, nor the seeds. The
     public part is shared with other callers (it is built once per state of the table): read it,
-    never change it.
+    never change it. ``fresh_since``: as for :func:`table_state_of` (an action's answer passes
+    the moment the request began: the state its own commit left serves).
     """
-    match = _version_row(table.pk)
+    match = _recent_version_row(table.pk, fresh_since)
+    if match is not None and Match.table.is_cached(match):
+        table = match.table  # read with the version (its status moves when the match ends)
     return _state(table, match, seat)
 
 
@@ -134,6 +139,20 @@ def _version_row(table_id: int) -> Match | None:
 
 
 _recent: dict[int, tuple[float, Match | None]] = {}  # table id: (when its read began, the row)
+
+
+def version_committed(match: Match, deal: Deal | None, at: float) -> None:
+    """games.services: this process has just committed this state of ``match`` (``deal`` its
+    current deal row), and held the match's lock at the moment ``at``; so the state serves as a
+    version read that began at ``at``. The rows are not changed afterwards."""
+    match.deal_id = deal.pk if deal is not None else None  # type: ignore[attr-defined]
+    match.deal_seq = deal.seq if deal is not None else None  # type: ignore[attr-defined]
+    match.deal_status = deal.status if deal is not None else None  # type: ignore[attr-defined]
+    match.deal_deadline = deal.turn_deadline if deal is not None else None  # type: ignore[attr-defined]
+    with _cache_lock:
+        kept = _recent.get(match.table_id)
+        if kept is None or kept[0] < at:
+            _recent[match.table_id] = (at, match)
 
 
 def _recent_version_row(table_id: int, fresh_since: float | None) -> Match | None:

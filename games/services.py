@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -22,7 +23,7 @@ from engine.daguai import HeuristicBot, MatchEnd, Phase, RandomBot, Record, Rule
 from engine.daguai import Match as EngineMatch
 from engine.daguai.offline import OfflineEntry, score_match
 from engine.errors import EngineError
-from games import engine_state, events
+from games import engine_state, events, selectors
 from games.models import SEAT_COUNT, Action, Deal, LevelStep, Match, Player, Table, TableSeat
 
 
@@ -340,6 +341,8 @@ def _store_match(locked: _Locked) -> None:
         match.winner_side = _winner_side(match, engine)
         fields += ["status", "end_reason", "finished_at", "winner_side", "left_seat"]
         Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
+        if Match.table.is_cached(match):
+            match.table.status = Table.Status.FINISHED
     match.save(update_fields=fields)
 
 
@@ -417,9 +420,11 @@ def _commit(locked: _Locked) -> None:
     _save_deal(locked)
     match, deal, engine = locked.match, locked.deal, locked.engine
     table_id = match.table_id
+    held_at = time.monotonic()  # the lock is held: every earlier change is in this state
 
     def committed() -> None:
         engine_state.remember(match, deal, engine)
+        selectors.version_committed(match, deal, held_at)
         events.table_changed(table_id)
 
     transaction.on_commit(committed)

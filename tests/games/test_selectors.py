@@ -123,3 +123,26 @@ def test_connections_at_a_table_share_a_read_made_after_the_change(
     later = time.monotonic()  # the next change: an older read no longer serves
     after = selectors.table_state_of(table_id=table.pk, seat=None, fresh_since=later)
     assert after is not None and after["seq"] == first["seq"] + 1  # read again
+
+
+def test_an_action_is_answered_with_the_state_it_committed(
+    django_assert_num_queries: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    import time
+
+    table, _users = people_table(tuple(range(6)))
+    services.match_start(table=table, seed=5)
+    before = selectors.table_state(table=table, seat=None)
+    seat = before["deal"]["awaiting"][0]
+    hand = selectors.table_state(table=table, seat=seat)["you"]["hand"]
+    began = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        seq = services.seat_act(
+            table=table, seat=seat, kind="play", cards=hand.split()[0], seq=before["seq"]
+        )
+    with django_assert_num_queries(0):  # the committed rows and engine state serve as they are
+        answer = selectors.table_state(table=table, seat=seat, fresh_since=began)
+    assert answer["seq"] == seq == before["seq"] + 1
+    assert answer["you"]["hand"] != hand  # the card left the hand
+    fresh = selectors.table_state_of(table_id=table.pk, seat=seat)  # read from the database
+    assert fresh == answer
