@@ -124,7 +124,7 @@ def test_threads_share_one_redis_connection_pool() -> None:
 
     from django.core.cache import caches
 
-    if not settings.CACHES["default"]["BACKEND"].endswith("SharedRedisCache"):
+    if not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
         pytest.skip("no shared cache here (no Redis configured)")
     clients = []
 
