@@ -80,11 +80,13 @@ def test_a_mixed_table_plays_turn_by_turn_and_times_out_a_silent_person() -> Non
 
 
 def test_a_worker_killed_mid_event_loses_and_repeats_nothing() -> None:
+    # ~90 deals: a worker plays 60 or more a second now, so a smaller event could end between
+    # two looks at it, before the kill
     matches = [
         services.match_start(
-            table=bot_table(), seed=s, deals_per_match=3, bot_delay_ms=0, between_deals_seconds=0
+            table=bot_table(), seed=s, deals_per_match=6, bot_delay_ms=0, between_deals_seconds=0
         )
-        for s in range(10, 16)
+        for s in range(10, 26)
     ]
     with celery_workers(1) as procs:
         worker = procs[0]
