@@ -19,7 +19,6 @@ import os
 import threading
 from typing import Any
 
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -58,81 +57,45 @@ class SharedRedisCache(RedisCache):
             client.delete(*batch)
 
 
-def _away(operation: str, error: Exception) -> None:
-    logger.warning("cache %s skipped, Redis is unavailable: %s", operation, error)
+def _tolerant(name: str, fallback: Any) -> Any:
+    """Django's cache method ``name``, which while Redis is unavailable logs a warning and
+    returns ``fallback(*args, **kwargs)`` (a miss, or a dropped write) instead of failing."""
+
+    def method(self: TolerantRedisCache, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return getattr(SharedRedisCache, name)(self, *args, **kwargs)
+        except _UNAVAILABLE as error:
+            logger.warning("cache %s skipped, Redis is unavailable: %s", name, error)
+            return fallback(*args, **kwargs)
+
+    method.__name__ = name
+    return method
+
+
+def _missed(_key: Any, default: Any = None, *_args: Any, **_kwargs: Any) -> Any:
+    return default
+
+
+def _answer(value: Any) -> Any:
+    return lambda *_args, **_kwargs: value
 
 
 class TolerantRedisCache(SharedRedisCache):
     """A cache whose reads miss and whose writes are dropped while Redis is unavailable."""
 
-    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
-        try:
-            return super().get(key, default, version)
-        except _UNAVAILABLE as error:
-            _away("get", error)
-            return default
-
-    def get_many(self, keys: Any, version: Any = None) -> Any:
-        try:
-            return super().get_many(keys, version)
-        except _UNAVAILABLE as error:
-            _away("get_many", error)
-            return {}
-
-    def has_key(self, key: Any, version: Any = None) -> bool:
-        try:
-            return bool(super().has_key(key, version))
-        except _UNAVAILABLE as error:
-            _away("has_key", error)
-            return False
-
-    def set(
-        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
-    ) -> None:
-        try:
-            super().set(key, value, timeout, version)
-        except _UNAVAILABLE as error:
-            _away("set", error)
-
-    def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> Any:
-        try:
-            return super().set_many(data, timeout, version)
-        except _UNAVAILABLE as error:
-            _away("set_many", error)
-            return list(data)
-
-    def add(
-        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
-    ) -> bool:
-        try:
-            return bool(super().add(key, value, timeout, version))
-        except _UNAVAILABLE as error:
-            _away("add", error)
-            return False
-
-    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
-        try:
-            return bool(super().touch(key, timeout, version))
-        except _UNAVAILABLE as error:
-            _away("touch", error)
-            return False
-
-    def delete(self, key: Any, version: Any = None) -> bool:
-        try:
-            return bool(super().delete(key, version))
-        except _UNAVAILABLE as error:
-            _away("delete", error)
-            return False
-
-    def delete_many(self, keys: Any, version: Any = None) -> None:
-        try:
-            super().delete_many(keys, version)
-        except _UNAVAILABLE as error:
-            _away("delete_many", error)
+    get = _tolerant("get", _missed)
+    get_many = _tolerant("get_many", lambda *_args, **_kwargs: {})
+    has_key = _tolerant("has_key", _answer(False))
+    set = _tolerant("set", _answer(None))
+    set_many = _tolerant("set_many", lambda data, *_args, **_kwargs: list(data))
+    add = _tolerant("add", _answer(False))
+    touch = _tolerant("touch", _answer(False))
+    delete = _tolerant("delete", _answer(False))
+    delete_many = _tolerant("delete_many", _answer(None))
 
     def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
         try:
             return int(super().incr(key, delta, version))
         except _UNAVAILABLE as error:
-            _away("incr", error)
+            logger.warning("cache incr skipped, Redis is unavailable: %s", error)
             raise ValueError(f"Key {key!r} not found (Redis is unavailable).") from error

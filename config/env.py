@@ -118,25 +118,7 @@ def parse_database_url(url: str, *, conn_max_age: int = 0, pool_size: int = 0) -
             port = parts.port
         except ValueError:
             raise ImproperlyConfigured(f"DATABASE_URL={url!r}: the port is not a number.") from None
-        if pool_size:
-            pool = {
-                "min_size": 1,
-                "max_size": pool_size,
-                "timeout": 10.0,  # waiting longer for a free connection is an error
-                "max_idle": 300.0,
-            }
-            return {
-                "ENGINE": "django.db.backends.postgresql",
-                "NAME": name,
-                "USER": unquote(parts.username or ""),
-                "PASSWORD": unquote(parts.password or ""),
-                "HOST": parts.hostname or "",
-                "PORT": port or "",
-                "CONN_MAX_AGE": 0,  # a connection goes back to the pool after each request
-                "CONN_HEALTH_CHECKS": True,  # the pool never hands out a broken connection
-                "OPTIONS": {**options, "pool": pool},
-            }
-        return {
+        database = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
@@ -147,6 +129,17 @@ def parse_database_url(url: str, *, conn_max_age: int = 0, pool_size: int = 0) -
             "CONN_HEALTH_CHECKS": conn_max_age > 0,
             "OPTIONS": options,
         }
+        if pool_size:
+            pool = {
+                "min_size": 1,
+                "max_size": pool_size,
+                "timeout": 10.0,  # waiting longer for a free connection is an error
+                "max_idle": 300.0,
+            }
+            database["CONN_MAX_AGE"] = 0  # a connection goes back to the pool after each request
+            database["CONN_HEALTH_CHECKS"] = True  # the pool never hands out a broken connection
+            database["OPTIONS"] = {**options, "pool": pool}
+        return database
     raise ImproperlyConfigured(
         f"DATABASE_URL={url!r}: unsupported scheme {scheme!r}; use postgres://... or sqlite:///..."
     )
