@@ -23,6 +23,16 @@ __all__ = ["CommandError", "cards_arg", "emit", "main"]
 #: Modules that add subcommands: each has ``register(subparsers) -> None``.
 _COMMAND_MODULES: tuple[str, ...] = ("engine.daguai.cli_plays", "engine.daguai.cli_match")
 
+#: The default game; its subcommands are the ones registered above.
+DEFAULT_GAME = "daguai"
+
+#: Other games' command lines, by game key: each module has ``main(argv) -> int``, which takes the
+#: whole argument list (``--game KEY`` included) and follows the exit statuses above.
+_GAME_CLI_MODULES: dict[str, str] = {
+    "xiaoluzi": "engine.xiaoluzi.cli",
+    "shanghai_doudizhu": "engine.shanghai_doudizhu.cli",
+}
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -71,8 +81,77 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _game_of(argv: Sequence[str]) -> str | None:
+    """The value of ``--game`` in ``argv`` (``--game KEY`` or ``--game=KEY``), if given."""
+    for i, arg in enumerate(argv):
+        if arg == "--game" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--game="):
+            return arg.partition("=")[2]
+    return None
+
+
+def _strip_game(argv: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for i, arg in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if arg == "--game" and i + 1 < len(argv):
+            skip = True
+            continue
+        if arg.startswith("--game="):
+            continue
+        out.append(arg)
+    return out
+
+
+def _record_game(argv: Sequence[str]) -> str | None:
+    """For ``luzi replay FILE``: the game its record names in its headers, if it reads as one."""
+    if not argv or argv[0] != "replay":
+        return None
+    files = [a for a in argv[1:] if not a.startswith("-")]
+    if len(files) != 1:
+        return None
+    try:
+        with open(files[0], encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None  # the game's own replay reports it
+    if isinstance(data, dict) and isinstance(data.get("deals"), list) and data["deals"]:
+        data = data["deals"][0]
+    elif isinstance(data, list) and data:
+        data = data[0]
+    headers = data.get("headers") if isinstance(data, dict) else None
+    game = headers.get("game") if isinstance(headers, dict) else None
+    return game if isinstance(game, str) and game in _GAME_CLI_MODULES else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status.
+
+    ``--game KEY`` chooses the game (default 大怪路子); other games have command lines of their own.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    game = _game_of(argv)
+    if game is None:
+        game = _record_game(argv)
+        if game is not None:
+            argv = [*argv, "--game", game]
+    if game is not None and game != DEFAULT_GAME:
+        module = _GAME_CLI_MODULES.get(game)
+        if module is None:
+            known = ", ".join([DEFAULT_GAME, *_GAME_CLI_MODULES])
+            print(f"luzi: error: unknown game {game!r} (known: {known})", file=sys.stderr)
+            return 2
+        try:
+            game_main: Callable[[Sequence[str]], int] = importlib.import_module(module).main
+        except ModuleNotFoundError:
+            print(f"luzi: error: the game {game!r} is not available in this build", file=sys.stderr)
+            return 2
+        return game_main(argv)
+    argv = _strip_game(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Handler = args.handler
