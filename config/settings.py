@@ -147,6 +147,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Luzi API",
     "DESCRIPTION": "Events, rounds, tables, results and standings; games and online play.",
     "VERSION": "1",
+    # <id:...> (config/converters.py): a positive 64-bit integer
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
 }
 
 # --- Celery ---------------------------------------------------------------------------------------

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:...>)
 from games import apis
 
 app_name = "api"
 
 urlpatterns = [
-    path("tables/<int:table_id>/state/", apis.TableStateApi.as_view(), name="table_state"),
-    path("tables/<int:table_id>/actions/", apis.TableActionApi.as_view(), name="table_actions"),
-    path("tables/<int:table_id>/check/", apis.TableCheckApi.as_view(), name="table_check"),
-    path("tables/<int:table_id>/leave/", apis.TableLeaveApi.as_view(), name="table_leave"),
+    path("tables/<id:table_id>/state/", apis.TableStateApi.as_view(), name="table_state"),
+    path("tables/<id:table_id>/actions/", apis.TableActionApi.as_view(), name="table_actions"),
+    path("tables/<id:table_id>/check/", apis.TableCheckApi.as_view(), name="table_check"),
+    path("tables/<id:table_id>/leave/", apis.TableLeaveApi.as_view(), name="table_leave"),
 ]

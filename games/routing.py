@@ -2,8 +2,9 @@
 
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:...>)
 from games.realtime import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/tables/<id:table_id>/", TableConsumer.as_asgi()),
 ]

@@ -2,39 +2,40 @@
 
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:...>)
 from tournaments import apis
 
 app_name = "tournaments-api"
 
 urlpatterns = [
     path("events/", apis.EventListApi.as_view(), name="events"),
-    path("events/<int:pk>/", apis.EventDetailApi.as_view(), name="event"),
-    path("events/<int:pk>/standings/", apis.StandingsApi.as_view(), name="standings"),
-    path("events/<int:pk>/standings.csv", apis.StandingsCsvApi.as_view(), name="standings-csv"),
-    path("events/<int:pk>/rounds/", apis.EventRoundsApi.as_view(), name="event-rounds"),
-    path("events/<int:pk>/import/", apis.EventImportApi.as_view(), name="event-import"),
-    path("meets/<int:pk>/standings/", apis.MeetStandingsApi.as_view(), name="meet-standings"),
-    path("rounds/<int:pk>/", apis.RoundDetailApi.as_view(), name="round"),
-    path("rounds/<int:pk>/tables/", apis.RoundTablesApi.as_view(), name="round-tables"),
+    path("events/<id:pk>/", apis.EventDetailApi.as_view(), name="event"),
+    path("events/<id:pk>/standings/", apis.StandingsApi.as_view(), name="standings"),
+    path("events/<id:pk>/standings.csv", apis.StandingsCsvApi.as_view(), name="standings-csv"),
+    path("events/<id:pk>/rounds/", apis.EventRoundsApi.as_view(), name="event-rounds"),
+    path("events/<id:pk>/import/", apis.EventImportApi.as_view(), name="event-import"),
+    path("meets/<id:pk>/standings/", apis.MeetStandingsApi.as_view(), name="meet-standings"),
+    path("rounds/<id:pk>/", apis.RoundDetailApi.as_view(), name="round"),
+    path("rounds/<id:pk>/tables/", apis.RoundTablesApi.as_view(), name="round-tables"),
     path(
-        "rounds/<int:pk>/confirm/",
+        "rounds/<id:pk>/confirm/",
         apis.RoundActionApi.as_view(action="confirm"),
         name="round-confirm",
     ),
-    path("rounds/<int:pk>/start/", apis.RoundActionApi.as_view(action="start"), name="round-start"),
+    path("rounds/<id:pk>/start/", apis.RoundActionApi.as_view(action="start"), name="round-start"),
     path(
-        "rounds/<int:pk>/complete/",
+        "rounds/<id:pk>/complete/",
         apis.RoundActionApi.as_view(action="complete"),
         name="round-complete",
     ),
-    path("tables/<int:pk>/results/", apis.PairingResultsApi.as_view(), name="table-results"),
+    path("tables/<id:pk>/results/", apis.PairingResultsApi.as_view(), name="table-results"),
     path(
-        "results/<int:pk>/confirm/",
+        "results/<id:pk>/confirm/",
         apis.ResultReviewApi.as_view(action="confirm"),
         name="result-confirm",
     ),
     path(
-        "results/<int:pk>/reject/",
+        "results/<id:pk>/reject/",
         apis.ResultReviewApi.as_view(action="reject"),
         name="result-reject",
     ),
