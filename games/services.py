@@ -15,15 +15,17 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
 from engine.cards import format_cards, parse_cards
 from engine.daguai import Action as EngineAction
-from engine.daguai import HeuristicBot, MatchEnd, Phase, RandomBot, Record, Rules
+from engine.daguai import ActionKind, HeuristicBot, MatchEnd, Phase, RandomBot, Record, Rules
 from engine.daguai import Match as EngineMatch
 from engine.daguai.offline import OfflineEntry, score_match
 from engine.errors import EngineError
-from games import engine_state, events, selectors
+from games import engine_state, events, presence, selectors
 from games.models import SEAT_COUNT, Action, Deal, LevelStep, Match, Player, Table, TableSeat
 
 
@@ -103,11 +105,17 @@ class _Locked:
     seats: list[TableSeat]
     deal_fields: set[str] = field(default_factory=set)
 
-    @property
+    @cached_property
     def bot_seats(self) -> frozenset[int]:
-        if self.match.autoplay:
-            return frozenset(range(SEAT_COUNT))
-        return frozenset(s.seat for s in self.seats if s.player.is_bot)
+        """The seats the bots play: the bots' own, and at a table whose bots play every seat
+        (autoplay: the demo, rehearsals) also each person's while they are away; never the seat
+        of a person who is at the table."""
+        bots = frozenset(s.seat for s in self.seats if s.player.is_bot)
+        if not self.match.autoplay:
+            return bots
+        people = [s.seat for s in self.seats if not s.player.is_bot and s.player.user_id]
+        online = presence.seats_online(self.match.table_id, people)
+        return frozenset(s for s in range(SEAT_COUNT) if not online.get(s, False))
 
 
 def _current_deal_locked(**filters: Any) -> Deal | None:
@@ -414,9 +422,9 @@ def _save_deal(locked: _Locked) -> None:
     locked.deal_fields.clear()
 
 
-def _commit(locked: _Locked) -> None:
+def _commit(locked: _Locked, *, kick: bool = False) -> None:
     """Schedule what comes next and, once committed, cache the state and tell the table."""
-    _schedule(locked)
+    _schedule(locked, kick=kick)
     _save_deal(locked)
     match, deal, engine = locked.match, locked.deal, locked.engine
     table_id = match.table_id
@@ -447,6 +455,8 @@ def bot_act(*, match_id: int, number: int, seq: int, seat: int) -> bool:
     if _stale(locked, number, seq) or deal is None or seat not in deal.awaiting():
         return False
     if seat not in locked.bot_seats:
+        # a person came to the seat the bots were playing (autoplay): their turn, their timer
+        _commit(locked, kick=True)
         return False
     locked.engine.apply(_bot_for(locked, seat, str(seq)).act(deal, seat))
     _store_actions(locked)
@@ -459,7 +469,10 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
     """Play deal ``number`` of an all-bot table to its end in one go; returns whether it did."""
     locked = _lock(match_id)
     deal = locked.engine.deal
-    if _stale(locked, number, None) or deal is None or len(locked.bot_seats) != SEAT_COUNT:
+    if _stale(locked, number, None) or deal is None:
+        return False
+    if len(locked.bot_seats) != SEAT_COUNT:  # a person sat down (autoplay): turn by turn
+        _commit(locked, kick=True)
         return False
     bots = [_bot_for(locked, seat, "deal") for seat in range(SEAT_COUNT)]
     while not deal.over:
@@ -470,7 +483,8 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
     _store_actions(locked)
     if not locked.engine.over and locked.match.between_deals_seconds == 0:
         _save_deal(locked)
-        _deal_next(locked)  # no pause between deals: deal the next one now, played by its own task
+        if not _leave_noted(locked):
+            _deal_next(locked)  # no pause between deals: deal the next one now, by its own task
     _commit(locked)
     return True
 
@@ -482,7 +496,10 @@ def seat_timeout(*, match_id: int, number: int, seq: int, seat: int) -> bool:
     deal = locked.engine.deal
     if _stale(locked, number, seq) or deal is None or seat not in deal.awaiting():
         return False
-    locked.engine.timeout(seat)
+    if seat in locked.bot_seats:  # autoplay, and the person went away: the bots play for them
+        locked.engine.apply(_bot_for(locked, seat, str(seq)).act(deal, seat))
+    else:
+        locked.engine.timeout(seat)
     _store_actions(locked)
     _commit(locked)
     return True
@@ -499,8 +516,28 @@ def deal_start(*, match_id: int, number: int) -> bool:
         or locked.engine.over
     ):
         return False
-    _deal_next(locked)
+    if not _leave_noted(locked):
+        _deal_next(locked)
     _commit(locked)
+    return True
+
+
+def _leave_noted(locked: _Locked) -> bool:
+    """Before a deal is dealt: a person who confirmed leaving after going out of the last deal
+    and is still away leaves now, between deals (the match ends); one who is back at the table
+    stays. Returns whether someone left."""
+    match_id = locked.match.pk
+    noted = presence.leaves_noted(match_id)
+    if not noted:
+        return False
+    presence.leave_cancel(match_id)
+    online = presence.seats_online(locked.match.table_id, noted)
+    gone = [seat for seat in noted if not online.get(seat, False)]
+    if not gone or locked.engine.over:
+        return False
+    locked.engine.leave(gone[0])
+    locked.match.left_seat = gone[0]
+    _store_match(locked)
     return True
 
 
@@ -519,12 +556,15 @@ def _playing(table: Table) -> _Locked:
 
 
 @transaction.atomic
-def seat_act(*, table: Table, seat: int, kind: str, cards: str = "", seq: int) -> int:
+def seat_act(
+    *, table: Table, seat: int, kind: str, cards: str = "", seq: int, deal: int | None = None
+) -> int:
     """Apply a seated player's action; returns the new sequence number.
 
-    ``kind`` is ``play``, ``pass`` or ``return``; ``seq`` the sequence number the player last saw.
-    Raises ApplicationError (the engine's reason) for an illegal or malformed action, and
-    ConflictError when ``seq`` is stale (someone acted first).
+    ``kind`` is ``play``, ``pass`` or ``return``; ``seq`` the sequence number the player last saw
+    (and ``deal`` the deal's number, when given). Raises ApplicationError (the engine's reason)
+    for an illegal or malformed action, and ConflictError when the actions since ``seq`` made it
+    stale for this seat (see :func:`_independent`).
     """
     if seat not in range(SEAT_COUNT):
         raise ApplicationError(f"Seat must be 0-5, not {seat!r}.")
@@ -535,12 +575,19 @@ def seat_act(*, table: Table, seat: int, kind: str, cards: str = "", seq: int) -
     except EngineError as exc:
         raise ApplicationError(str(exc)) from None
     locked = _playing(table)
-    deal = locked.engine.deal
-    if deal is None or locked.deal is None:
-        raise ConflictError("The deal is over; the next deal has not been dealt yet.")
-    if seq != locked.deal.seq:
+    state = locked.engine.deal
+    if state is None or locked.deal is None:
+        raise ConflictError(_("The deal is over; the next deal has not been dealt yet."))
+    if deal is not None and deal != locked.deal.number:
         raise ConflictError(
-            f"Stale action: the deal is at {locked.deal.seq}, not {seq}.",
+            _("Stale action: this is deal %(now)d, not deal %(sent)d.")
+            % {"now": locked.deal.number, "sent": deal},
+            extra={"seq": locked.deal.seq},
+        )
+    if seq != locked.deal.seq and not _independent(state.actions, seat, kind, seq):
+        raise ConflictError(
+            _("Stale action: the deal has moved on (move %(now)d, not %(sent)d).")
+            % {"now": locked.deal.seq, "sent": seq},
             extra={"seq": locked.deal.seq},
         )
     if kind == "pass":
@@ -562,20 +609,46 @@ def seat_act(*, table: Table, seat: int, kind: str, cards: str = "", seq: int) -
     return locked.deal.seq
 
 
+def _independent(done: Sequence[EngineAction], seat: int, kind: str, seq: int) -> bool:
+    """Whether an action of ``seat`` sent at ``seq`` still means what it meant, after the actions
+    ``done[seq:]`` that others made meanwhile: so only when those are returns (还贡) of other
+    receivers and it is a return too. A receiver's return depends on their own hand alone, so two
+    receivers returning at once both apply. Anything else since ``seq`` (a play, a pass, this
+    seat's own action or its system play) changes what the seat saw: stale."""
+    if kind != "return" or not 0 <= seq < len(done):
+        return False
+    return all(a.kind is ActionKind.RETURN and a.seat != seat for a in done[seq:])
+
+
 @transaction.atomic
-def seat_escape(*, table: Table, seat: int) -> None:
-    """``seat`` left: an escape during a deal, or leaving between deals. Ends the match."""
+def seat_escape(*, table: Table, seat: int) -> str:
+    """``seat`` confirmed leaving the table; returns what it was.
+
+    ``"escape"``: an escape (逃跑) during a deal, which ends the match. ``"left"``: leaving between
+    deals, which ends the match. ``"noted"``: the seat has gone out of the deal being played, so
+    it cannot escape it; when the next deal is about to be dealt and the person is still away,
+    that is leaving between deals (nothing if the match is over by then). A dropped connection
+    never comes here (games.presence).
+    """
     if seat not in range(SEAT_COUNT):
-        raise ApplicationError(f"Seat must be 0-5, not {seat!r}.")
+        raise ApplicationError(_("Seat must be 0-5, not %(seat)s.") % {"seat": seat})
     locked = _playing(table)
-    if locked.engine.deal is not None:
+    deal = locked.engine.deal
+    if deal is not None and seat in deal.finish:
+        presence.leave_note(locked.match.pk, seat)
+        return "noted"
+    if deal is not None:
         locked.engine.escape(seat)
         _store_actions(locked)
+        outcome = "escape"
     else:
+        presence.leave_cancel(locked.match.pk, seat)
         locked.engine.leave(seat)
         locked.match.left_seat = seat
         _store_match(locked)
+        outcome = "left"
     _commit(locked)
+    return outcome
 
 
 @transaction.atomic
