@@ -1,0 +1,526 @@
+"""大怪路子 behind the one interface of :mod:`engine.game`: the registry's ``daguai``.
+
+Rules that the card room used to decide itself live here: the side of a seat (by parity), the
+match winner (the side that passed A, else the side with more points once the match is over),
+the level ladder's labels and limits, the explanation of a selection of cards, and the checks of
+a referee's score sheet.
+
+>>> from engine.registry import get_game
+>>> game = get_game("daguai")
+>>> state = game.new_match(seed=1, options=game.default_options())
+>>> info = state.start_deal()
+>>> (game.seat_count, game.side_of(3), info.dealer, state.figures())
+(6, 'B', 1, {'level': {'A': 2, 'B': 2}})
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card, Rank, format_cards, parse_cards
+from engine.daguai.actions import DEFAULT_RULES, RULES_VERSION, Action, Rules
+from engine.daguai.bots import HeuristicBot, RandomBot
+from engine.daguai.deal import Deal, Phase
+from engine.daguai.match import Match, MatchEnd
+from engine.daguai.offline import OfflineEntry, score_match
+from engine.daguai.plays import Play, classify, parse_level
+from engine.daguai.record import Record, replay, replay_match
+from engine.daguai.result import DealResult, EscapeResult, Levels, Team
+from engine.errors import EngineError
+from engine.game import (
+    END_REASONS,
+    DealInfo,
+    FigureSpec,
+    Game,
+    MatchState,
+    OptionSpec,
+    ScoredSheet,
+    SheetDeal,
+    Verdict,
+)
+
+__all__ = ["GAME", "DaguaiGame", "DaguaiMatchState", "explain_selection", "level_label"]
+
+#: The level ladder: 2 .. 14 (A); the labels of the levels above 10.
+LEVEL_MIN, LEVEL_MAX = 2, 14
+LEVEL_LABELS: dict[int, str] = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+#: How the engine's match ends are called outside it.
+_END_REASONS: dict[MatchEnd, str] = {
+    MatchEnd.DEALS: "deals_played",
+    MatchEnd.PASSED_A: "passed_a",
+    MatchEnd.ESCAPE: "escape",
+    MatchEnd.LEFT: "left",
+}
+
+#: The most characters of card text a selection is read from.
+MAX_CARDS_TEXT = 200
+
+
+def _(message: str) -> str:
+    """Marks a message id for the translation catalog; the caller translates it."""
+    return message
+
+
+def level_label(rank: int) -> str:
+    """A level as people write it: 2..10, J, Q, K, A.
+
+    >>> level_label(14), level_label(10)
+    ('A', '10')
+    """
+    return LEVEL_LABELS.get(rank, str(rank))
+
+
+def _levels_figures(levels: Levels) -> dict[str, dict[str, int]]:
+    return {"level": {"A": int(levels.a), "B": int(levels.b)}}
+
+
+def _winner(points: Sequence[int], passed: Team | None, *, over: bool) -> str | None:
+    """The side that passed A; else, once the match is over, the side with more points."""
+    if passed is not None:
+        return passed.value
+    if not over:
+        return None
+    a = sum(points[s] for s in Team.A.seats)
+    b = sum(points[s] for s in Team.B.seats)
+    if a == b:
+        return None
+    return "A" if a > b else "B"
+
+
+def _deal_info(number: int, deal: Deal) -> DealInfo:
+    pairs = [[t.payer, t.receiver] for t in deal.tributes]
+    detail: dict[str, Any] = {"pairs": pairs}
+    if deal.tributes:
+        detail["cards"] = {str(t.payer): str(t.card) for t in deal.tributes}
+        detail["returns"] = {str(s): str(c) for s, c in deal.returns.items()}
+    result = deal.result
+    return DealInfo(
+        number=number,
+        dealer=deal.dealer,
+        seed=deal.seed,
+        level_rank=int(deal.level),
+        setup={"pairs": pairs},
+        setup_detail=detail,
+        waiting_setup=deal.phase is Phase.RETURN,
+        finish=tuple(deal.finish),
+        actions=len(deal.actions),
+        over=deal.over,
+        result=None if result is None else result.to_json(),
+        points=None if result is None else tuple(result.points),
+    )
+
+
+class DaguaiMatchState:
+    """A match of 大怪路子 in play, as :class:`engine.game.MatchState`."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    @property
+    def seed(self) -> int | str:
+        return self.match.seed
+
+    @property
+    def base(self) -> int:
+        return self.match.base
+
+    @property
+    def options(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def end_reason(self) -> str | None:
+        end = self.match.end
+        return None if end is None else _END_REASONS[end]
+
+    @property
+    def winner(self) -> str | None:
+        return _winner(self.match.points, self.match.winner, over=self.match.over)
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return tuple(self.match.points)
+
+    @property
+    def deals_started(self) -> int:
+        return len(self.match.deals)
+
+    @property
+    def in_deal(self) -> bool:
+        return self.match.deal is not None
+
+    @property
+    def left_seat(self) -> int | None:
+        left = self.match.left
+        return None if left is None else left.seat
+
+    def side_points(self) -> dict[str, int]:
+        return {t.value: p for t, p in self.match.team_points().items()}
+
+    def figures(self) -> dict[str, dict[str, int]]:
+        return _levels_figures(self.match.levels)
+
+    def _deal(self, number: int) -> Deal:
+        if not 1 <= number <= len(self.match.deals):
+            raise EngineError(f"no deal {number}: {len(self.match.deals)} deals were dealt")
+        return self.match.deals[number - 1]
+
+    def start_deal(self) -> DealInfo:
+        self.match.start_deal()
+        return self.deal_info(len(self.match.deals))
+
+    def deal_info(self, number: int) -> DealInfo:
+        return _deal_info(number, self._deal(number))
+
+    def deal_actions(self, number: int) -> list[Action]:
+        return list(self._deal(number).actions)
+
+    def awaiting(self) -> tuple[int, ...]:
+        deal = self.match.deal
+        return () if deal is None else deal.awaiting()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return self.match.legal_actions(seat)
+
+    def system_action(self, seat: int) -> Action:
+        deal = self.match.deal
+        if deal is None:
+            raise EngineError(f"no deal is being played: no system action for seat {seat}")
+        return deal.system_action(seat)
+
+    def apply(self, action: Any) -> None:
+        if not isinstance(action, Action):
+            raise EngineError(f"not an action of 大怪路子: {action!r}")
+        self.match.apply(action)
+
+    def timeout(self, seat: int) -> Action:
+        return self.match.timeout(seat)
+
+    def escape(self, seat: int) -> dict[str, Any]:
+        return self.match.escape(seat).to_json()
+
+    def leave(self, seat: int) -> dict[str, Any]:
+        return self.match.leave(seat).to_json()
+
+    def results(self) -> list[dict[str, Any]]:
+        return [r.to_json() for r in self.match.results]
+
+    def public_view(self) -> dict[str, Any]:
+        return self.match.public_view()
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        return self.match.private_view(seat)
+
+    def deal_view(self, number: int, seat: int | None = None) -> dict[str, Any]:
+        deal = self._deal(number)
+        return deal.public_view() if seat is None else deal.private_view(seat)
+
+    def hand_size(self, number: int, seat: int) -> int:
+        return len(self._deal(number).hands[seat])
+
+    def record(self, number: int, **labels: Any) -> dict[str, Any]:
+        deal = self._deal(number)
+        return Record.from_deal(deal, number=number, match_seed=self.match.seed, **labels).to_json()
+
+    def to_json(self) -> dict[str, Any]:
+        return self.match.to_json()
+
+    def __repr__(self) -> str:
+        return f"<DaguaiMatchState {self.match!r}>"
+
+
+class _Bot:
+    """A bot of 大怪路子 as :class:`engine.game.Bot`: acts in the match's current deal."""
+
+    def __init__(self, bot: HeuristicBot | RandomBot) -> None:
+        self.bot = bot
+
+    def act(self, state: Any, seat: int) -> Action:
+        if not isinstance(state, DaguaiMatchState):
+            raise EngineError(f"a bot of 大怪路子 plays only 大怪路子, not {state!r}")
+        deal = state.match.deal
+        if deal is None:
+            raise EngineError("no deal is being played")
+        return self.bot.act(deal, seat)
+
+
+def _seat_list(value: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(s, int) and not isinstance(s, bool) for s in value
+    ):
+        raise EngineError(f"{what} must be a list of seats, not {value!r}")
+    return tuple(value)
+
+
+def _optional_seat(value: Any, what: str) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise EngineError(f"{what} must be a seat, not {value!r}")
+    return value
+
+
+def _sheet_entries(deals: Any) -> list[OfflineEntry]:
+    if not isinstance(deals, list):
+        raise EngineError(f"a score sheet's deals are a list, not {deals!r}")
+    entries = []
+    for number, item in enumerate(deals, 1):
+        if not isinstance(item, dict):
+            raise EngineError(f"deal {number}: an entry is an object, not {item!r}")
+        unknown = set(item) - {"finish", "escape", "leave"}
+        if unknown:
+            raise EngineError(f"deal {number}: unknown keys {sorted(unknown)}")
+        try:
+            entries.append(
+                OfflineEntry(
+                    _seat_list(item.get("finish", []), "finish"),
+                    _optional_seat(item.get("escape"), "escape"),
+                    _optional_seat(item.get("leave"), "leave"),
+                )
+            )
+        except EngineError as exc:
+            raise EngineError(f"deal {number}: {exc}") from None
+    return entries
+
+
+class DaguaiGame:
+    """大怪路子 as :class:`engine.game.Game`."""
+
+    key: str = "daguai"
+    name_zh: str = "大怪路子"
+    name_en: str = "Da Guai Lu Zi"
+    seat_count: int = 6
+    fixed_sides: bool = True
+    sides: tuple[str, ...] = ("A", "B")
+    bot_kinds: tuple[str, ...] = ("heuristic", "random")
+    end_reasons: tuple[str, ...] = (*END_REASONS, "passed_a")
+    figure_specs: tuple[FigureSpec, ...] = (
+        FigureSpec(
+            key="level",
+            label_zh="级",
+            label_en="level",
+            holder="side",
+            minimum=LEVEL_MIN,
+            maximum=LEVEL_MAX,
+            start=LEVEL_MIN,
+            labels=LEVEL_LABELS,
+        ),
+    )
+    rules_version: str = RULES_VERSION
+
+    def side_of(self, seat: int) -> str | None:
+        if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
+            raise EngineError(f"seat must be 0-5, not {seat!r}")
+        return Team.of(seat).value
+
+    def side_seats(self, side: str) -> tuple[int, ...]:
+        return Team.parse(side).seats
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        return (
+            OptionSpec("lead_to_teammate", "bool", False, "出完接风给队友", "lead to a teammate"),
+            OptionSpec("system_play_limit", "int", 5, "托管次数上限", "system play limit", 0),
+            OptionSpec("deals_per_match", "int", 3, "每场副数", "deals per match", 1),
+        )
+
+    def default_options(self) -> Rules:
+        return DEFAULT_RULES
+
+    def options_from_json(self, data: Any) -> Rules:
+        return Rules.from_json(data)
+
+    def new_match(self, *, seed: int | str, options: Any, base: int = 1) -> DaguaiMatchState:
+        if not isinstance(options, Rules):
+            raise EngineError(f"not the options of 大怪路子: {options!r}")
+        return DaguaiMatchState(Match(seed=seed, rules=options, base=base))
+
+    def action_from_json(self, data: Any) -> Action:
+        return Action.from_json(data)
+
+    def bot(self, kind: str, seed: int | str) -> _Bot:
+        if kind == "heuristic":
+            return _Bot(HeuristicBot(seed=seed))
+        if kind == "random":
+            return _Bot(RandomBot(seed=seed))
+        raise EngineError(f"unknown bot kind {kind!r} (use heuristic or random)")
+
+    def match_winner(
+        self, points: Sequence[int], figures_winner: str | None, *, over: bool
+    ) -> str | None:
+        passed = None if figures_winner is None else Team.parse(figures_winner)
+        return _winner(points, passed, over=over)
+
+    def level_label(self, value: int) -> str:
+        return level_label(value)
+
+    def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
+        if not isinstance(options, Rules):
+            raise EngineError(f"not the options of 大怪路子: {options!r}")
+        if not isinstance(entry, dict):
+            raise EngineError(f"a score sheet is an object, not {entry!r}")
+        first = entry.get("first_dealer", 0)
+        if not isinstance(first, int) or isinstance(first, bool):
+            raise EngineError(f"the first dealer must be a seat 0-5, not {first!r}")
+        scored = score_match(
+            first_dealer=first, entries=_sheet_entries(entry.get("deals")), rules=options, base=base
+        )
+        deals = tuple(
+            SheetDeal(
+                number=d.number,
+                dealer=d.dealer,
+                level_rank=d.level_rank,
+                result=d.result.to_json(),
+                finish=tuple(d.result.finish),
+                points=tuple(d.result.points),
+                escape=d.result.seat if isinstance(d.result, EscapeResult) else None,
+            )
+            for d in scored.deals
+        )
+        return ScoredSheet(
+            deals=deals,
+            points=tuple(scored.points),
+            figures=tuple(_levels_figures(lv) for lv in scored.ladder),
+            end_reason=None if scored.end is None else _END_REASONS[scored.end],
+            winner=_winner(scored.points, scored.winner, over=scored.end is not None),
+            left=None if scored.left is None else scored.left.seat,
+        )
+
+    def read_record(self, data: Any) -> dict[str, Any]:
+        """A record read and checked for form (not replayed), as JSON; raises ``RecordError``."""
+        if isinstance(data, str):
+            return Record.loads(data).to_json()
+        return Record.from_json(data).to_json()
+
+    def replay_record(self, data: Any) -> dict[str, Any]:
+        record = Record.loads(data) if isinstance(data, str) else Record.from_json(data)
+        deal = replay(record)
+        result = deal.result
+        return {
+            "finish": list(deal.finish),
+            "over": deal.over,
+            "actions": [a.to_json() for a in deal.actions],
+            "result": None if result is None else result.to_json(),
+            "points": None if result is None else list(result.points),
+            "figures": _levels_figures(result.levels) if isinstance(result, DealResult) else None,
+        }
+
+    def replay_match(self, records: Sequence[Any], *, left: int | None = None) -> DaguaiMatchState:
+        parsed = [Record.loads(r) if isinstance(r, str) else Record.from_json(r) for r in records]
+        return DaguaiMatchState(replay_match(parsed, left=left))
+
+    def explain_selection(
+        self, *, view: Mapping[str, Any], cards: str, english: bool = False
+    ) -> Verdict:
+        return explain_selection(view=view, cards=cards, english=english)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name_zh": self.name_zh,
+            "name_en": self.name_en,
+            "seats": self.seat_count,
+            "fixed_sides": self.fixed_sides,
+            "sides": {s: list(self.side_seats(s)) for s in self.sides},
+            "options": [o.to_json() for o in self.option_specs()],
+            "defaults": self.default_options().to_json(),
+            "figures": [f.to_json() for f in self.figure_specs],
+            "end_reasons": list(self.end_reasons),
+            "bots": list(self.bot_kinds),
+            "rules_version": self.rules_version,
+        }
+
+
+GAME: Game = DaguaiGame()
+
+
+def _is_state(state: DaguaiMatchState) -> MatchState:
+    return state  # mypy checks here that the adapter's state is a MatchState
+
+
+# -- the explanation of a selection --------------------------------------------------------------
+
+
+def _play_name(play: Play, english: bool) -> str:
+    """The play's name for people: its Chinese type name (with the English one in English) and
+    the rank it is compared by."""
+    name = play.type.chinese
+    if english:
+        name = f"{name} ({play.type.english})"
+    return f"{name} {play.rank.token}"
+
+
+def explain_selection(*, view: Mapping[str, Any], cards: str, english: bool = False) -> Verdict:
+    """Say whether ``cards`` may be played (or returned) now, and why not in words.
+
+    ``view`` holds what the seat knows: ``hand``, ``level``, ``current`` (the play to beat, or
+    ``None``), ``my_turn`` and ``returning`` (it owes a return, 还贡).
+    """
+    if len(cards) > MAX_CARDS_TEXT:
+        return Verdict(False, _("Too many cards selected."))
+    try:
+        selected = parse_cards(cards)
+        hand = parse_cards(str(view.get("hand", "")))
+        level = parse_level(str(view.get("level", "")))
+    except EngineError as error:
+        return Verdict(False, _("These are not cards: %(error)s"), {"error": str(error)})
+    if not selected:
+        return Verdict(False, _("Select cards first."))
+    lacking = Counter(selected) - Counter(hand)
+    if lacking:
+        return Verdict(
+            False,
+            _("You do not hold %(cards)s."),
+            {"cards": format_cards(sorted(lacking.elements()))},
+        )
+    if view.get("returning"):
+        if len(selected) != 1:
+            return Verdict(False, _("Select exactly one card to return (还贡)."))
+        text = format_cards(selected)
+        return Verdict(True, _("Return %(card)s (还贡)."), {"card": text}, "return", cards=text)
+    if not view.get("my_turn"):
+        return Verdict(False, _("It is not your turn."))
+    return _explain_play(selected, level, view.get("current"), english)
+
+
+def _explain_play(selected: list[Card], level: Rank, current_text: Any, english: bool) -> Verdict:
+    play = classify(selected, level)
+    if play is None:
+        if len(selected) not in (1, 2, 3, 5):
+            return Verdict(False, _("Only 1, 2, 3 or 5 cards make a play."))
+        if len(selected) < 5:
+            return Verdict(
+                False,
+                _("%(count)d cards of different ranks make no play."),
+                {"count": len(selected)},
+            )
+        return Verdict(
+            False,
+            _(
+                "These five cards make no play: five cards must be a straight, a flush, "
+                "a full house, four with one, a straight flush or five of a kind."
+            ),
+        )
+    text = format_cards(play.cards)
+    name = _play_name(play, english)
+    if current_text is None:
+        return Verdict(True, _("You lead %(play)s."), {"play": name}, "play", play.type.value, text)
+    current = classify(parse_cards(str(current_text)), level)
+    if current is None:  # cannot happen for a play the engine accepted; say so plainly
+        return Verdict(False, _("The current play cannot be read."))
+    names = {"play": name, "current": _play_name(current, english)}
+    if len(play.cards) != len(current.cards):
+        return Verdict(
+            False,
+            _("The play to beat is %(current)s: play %(count)d cards or pass."),
+            {"current": names["current"], "count": len(current.cards)},
+        )
+    if not play.beats(current):
+        return Verdict(False, _("%(play)s does not beat %(current)s."), names)
+    return Verdict(True, _("%(play)s beats %(current)s."), names, "play", play.type.value, text)

@@ -1,0 +1,386 @@
+"""The one interface every game offers to the rest of Luzi (after OpenSpiel's ``Game``/``State``).
+
+Everything outside engine/ reaches a game through :func:`engine.registry.get_game` and the
+protocols here, never through a game's package: its names, seats and sides (or per-deal roles),
+its typed options, a match in play (:class:`MatchState`: actions, system actions, views, escapes,
+results, points per seat and the game's own figures), offline score sheets, deal records and
+replay, and its bots.
+
+Values that cross this interface are plain: seats are ``0 .. seat_count - 1``, sides are short
+names (``"A"``), actions, options, results and records are JSON objects (``dict``), figures are
+integers with labels. A game's own types stay behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from engine.errors import EngineError
+
+__all__ = [
+    "END_REASONS",
+    "Bot",
+    "DealInfo",
+    "FigureSpec",
+    "Game",
+    "GameAction",
+    "GameOptions",
+    "MatchState",
+    "OptionSpec",
+    "ScoredSheet",
+    "SheetDeal",
+    "UnknownGameError",
+    "Verdict",
+]
+
+#: Why a match ended, for every game: its deals were played, a seat escaped during a deal, a seat
+#: left between deals. A game may add its own (大怪路子: ``passed_a``).
+END_REASONS: tuple[str, ...] = ("deals_played", "escape", "left")
+
+
+class UnknownGameError(EngineError):
+    """A game key that names no registered game."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One rules option as a table or event form offers it: its JSON name, type and default.
+
+    ``kind`` is ``"bool"`` or ``"int"``; an ``int`` is at least ``minimum``.
+    """
+
+    name: str
+    kind: str
+    default: bool | int
+    label_zh: str
+    label_en: str
+    minimum: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "label_zh": self.label_zh,
+            "label_en": self.label_en,
+        }
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class FigureSpec:
+    """A game-specific figure of a match that standings and tie-breaks read (大怪路子: the level).
+
+    ``holder`` is ``"side"`` (one value per side) or ``"seat"`` (one per seat); values lie in
+    ``minimum .. maximum``; ``labels`` names the values that are not written as the number
+    (``14`` is ``"A"``). ``higher_is_better`` tells a standing which way to sort it.
+    """
+
+    key: str
+    label_zh: str
+    label_en: str
+    holder: str
+    minimum: int
+    maximum: int
+    start: int
+    labels: Mapping[int, str] = field(default_factory=dict)
+    higher_is_better: bool = True
+
+    def label(self, value: int) -> str:
+        """How a value is written: its label, else the number."""
+        return self.labels.get(value, str(value))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label_zh": self.label_zh,
+            "label_en": self.label_en,
+            "holder": self.holder,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "start": self.start,
+            "labels": {str(k): v for k, v in sorted(self.labels.items())},
+            "higher_is_better": self.higher_is_better,
+        }
+
+
+@runtime_checkable
+class GameOptions(Protocol):
+    """A game's typed rules options; ``to_json`` and the game's ``options_from_json`` invert
+    each other."""
+
+    @property
+    def deals_per_match(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class GameAction(Protocol):
+    """One thing a seat does; ``system`` marks what the system did on a timeout."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def system(self) -> bool: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class DealInfo:
+    """What a card room stores of one deal of a match in play.
+
+    ``level_rank`` is the figure the deal is played at, when the game has one (大怪路子: the
+    dealer side's level), else ``None``; ``setup`` is what the deal started from besides its seed
+    (tribute, a landlord's bid...), as JSON; ``waiting_setup`` says the deal waits for that setup
+    (returns of tribute, bids) rather than for plays. ``setup`` is what anyone may see once the
+    deal is dealt, ``setup_detail`` what the card room keeps of it as the deal goes on (大怪路子:
+    the tribute cards and the returns). ``result`` and ``points`` are set once the
+    deal is over.
+    """
+
+    number: int
+    dealer: int
+    seed: int | str
+    level_rank: int | None
+    setup: dict[str, Any]
+    setup_detail: dict[str, Any]
+    waiting_setup: bool
+    finish: tuple[int, ...]
+    actions: int
+    over: bool
+    result: dict[str, Any] | None
+    points: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SheetDeal:
+    """One deal of a scored sheet: its number, dealer, the figure it was played at, its result
+    (JSON), the finishing order and the points per seat."""
+
+    number: int
+    dealer: int
+    level_rank: int | None
+    result: dict[str, Any]
+    finish: tuple[int, ...]
+    points: tuple[int, ...]
+    escape: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredSheet:
+    """An offline match scored from a referee's entries: each deal, points per seat, the match's
+    figures after each deal, how it ended, who won and who left."""
+
+    deals: tuple[SheetDeal, ...]
+    points: tuple[int, ...]
+    figures: tuple[dict[str, dict[str, int]], ...]
+    end_reason: str | None
+    winner: str | None
+    left: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deals": [
+                {"number": d.number, "dealer": d.dealer, "result": d.result} for d in self.deals
+            ],
+            "points": {str(s): p for s, p in enumerate(self.points)},
+            "figures": list(self.figures),
+            "end": self.end_reason,
+            "winner": self.winner,
+            "left": self.left,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a selection of cards may be sent now, and why (for people).
+
+    ``message`` is an English message id, ``params`` its ``%(name)s`` values: the caller
+    translates the id and fills it in. ``kind`` is the action it makes when ``ok``.
+    """
+
+    ok: bool
+    message: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    kind: str = ""
+    play_type: str = ""
+    cards: str = ""
+
+
+class MatchState(Protocol):
+    """A match in play: deals one after the other at one table (OpenSpiel's ``State``).
+
+    Drive it with :meth:`start_deal`, :meth:`apply`, :meth:`timeout`, :meth:`escape` and
+    :meth:`leave`; every method raises :class:`~engine.errors.EngineError` for bad input and
+    :class:`~engine.errors.IllegalActionError` for what the rules refuse.
+    """
+
+    @property
+    def seed(self) -> int | str: ...
+
+    @property
+    def base(self) -> int: ...
+
+    @property
+    def options(self) -> GameOptions: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def end_reason(self) -> str | None: ...
+
+    @property
+    def winner(self) -> str | None:
+        """The side (or seat, as a string, for games without fixed sides) that won the match;
+        ``None`` while it goes on or when nobody won."""
+        ...
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Points per seat over the match, base included."""
+        ...
+
+    @property
+    def deals_started(self) -> int: ...
+
+    @property
+    def in_deal(self) -> bool:
+        """Whether a deal is being played (not between deals, not over)."""
+        ...
+
+    @property
+    def left_seat(self) -> int | None: ...
+
+    def side_points(self) -> dict[str, int]: ...
+
+    def figures(self) -> dict[str, dict[str, int]]:
+        """The match's game-specific figures now, ``{figure key: {holder: value}}``."""
+        ...
+
+    def start_deal(self) -> DealInfo: ...
+
+    def deal_info(self, number: int) -> DealInfo: ...
+
+    def deal_actions(self, number: int) -> Sequence[GameAction]: ...
+
+    def awaiting(self) -> tuple[int, ...]:
+        """The seats the current deal waits for (none between deals)."""
+        ...
+
+    def legal_actions(self, seat: int) -> Sequence[GameAction]: ...
+
+    def system_action(self, seat: int) -> GameAction: ...
+
+    def apply(self, action: GameAction) -> None: ...
+
+    def timeout(self, seat: int) -> GameAction: ...
+
+    def escape(self, seat: int) -> dict[str, Any]:
+        """``seat`` leaves the table: an escape during a deal, or leaving between deals; returns
+        the result (JSON). Refused for a seat that has already gone out of the deal."""
+        ...
+
+    def leave(self, seat: int) -> dict[str, Any]: ...
+
+    def results(self) -> list[dict[str, Any]]:
+        """Every ended deal's result (and a leaving), as JSON."""
+        ...
+
+    def public_view(self) -> dict[str, Any]: ...
+
+    def private_view(self, seat: int) -> dict[str, Any]: ...
+
+    def deal_view(self, number: int, seat: int | None = None) -> dict[str, Any]:
+        """Deal ``number``'s public view, or ``seat``'s private view of it (hand, legal)."""
+        ...
+
+    def hand_size(self, number: int, seat: int) -> int: ...
+
+    def record(self, number: int, **labels: Any) -> dict[str, Any]:
+        """Deal ``number``'s record (headers, actions, result) with the match seed and
+        ``labels`` (event, round, table, seats)."""
+        ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Bot(Protocol):
+    """A bot: the action it takes for ``seat`` in the match's current deal."""
+
+    def act(self, state: MatchState, seat: int) -> GameAction: ...
+
+
+class Game(Protocol):
+    """A game as the registry hands it out (OpenSpiel's ``Game``, python-chess's variant)."""
+
+    key: str
+    name_zh: str
+    name_en: str
+    seat_count: int
+    #: whether seats form fixed sides for the whole match (大怪路子: by parity); otherwise roles
+    #: change per deal (斗地主's landlord, 小路子's declarer) and ``side_of`` answers ``None``
+    fixed_sides: bool
+    sides: tuple[str, ...]
+    bot_kinds: tuple[str, ...]
+    figure_specs: tuple[FigureSpec, ...]
+    end_reasons: tuple[str, ...]
+
+    def side_of(self, seat: int) -> str | None: ...
+
+    def side_seats(self, side: str) -> tuple[int, ...]: ...
+
+    def option_specs(self) -> tuple[OptionSpec, ...]: ...
+
+    def default_options(self) -> GameOptions: ...
+
+    def options_from_json(self, data: Any) -> GameOptions: ...
+
+    def new_match(self, *, seed: int | str, options: GameOptions, base: int = 1) -> MatchState: ...
+
+    def action_from_json(self, data: Any) -> GameAction: ...
+
+    def bot(self, kind: str, seed: int | str) -> Bot: ...
+
+    def match_winner(
+        self, points: Sequence[int], figures_winner: str | None, *, over: bool
+    ) -> str | None:
+        """The match's winner from its points when no figure decided it (大怪路子: passing A)."""
+        ...
+
+    def score_sheet(self, entry: Any, *, options: GameOptions, base: int = 1) -> ScoredSheet:
+        """Check and score a referee's sheet (JSON: ``{"first_dealer": 0, "deals": [...]}``);
+        raises :class:`~engine.errors.EngineError` naming the first bad deal."""
+        ...
+
+    def read_record(self, data: Any) -> dict[str, Any]:
+        """Read one deal record (JSON text or object) and check its form, without replaying it;
+        returns it as JSON. Raises :class:`~engine.errors.EngineError` for a malformed record."""
+        ...
+
+    def replay_record(self, data: Any) -> dict[str, Any]:
+        """Replay one deal record (JSON), checking every action and the stored result; returns
+        ``{"finish": [...], "points": [...], "result": {...}, "actions": [...], "figures": ...}``.
+        """
+        ...
+
+    def replay_match(self, records: Sequence[Any], *, left: int | None = None) -> MatchState:
+        """Replay a whole match from its deal records (JSON), checking that they chain."""
+        ...
+
+    def explain_selection(
+        self, *, view: Mapping[str, Any], cards: str, english: bool = False
+    ) -> Verdict:
+        """Whether ``cards`` may be sent now by a seat whose private view is ``view``."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as ``luzi games --json`` lists it."""
+        ...
