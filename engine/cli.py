@@ -76,9 +76,34 @@ def build_parser() -> argparse.ArgumentParser:
         description="Luzi referee tools for 大怪路子: classify, compare and list plays.",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    games = sub.add_parser("games", help="list the registered games, their seats and options")
+    games.add_argument("--json", action="store_true", help="print one JSON object")
+    games.set_defaults(handler=_games)
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser
+
+
+def _games(args: argparse.Namespace) -> int:
+    """``luzi games``: every registered game with its seat count, sides or roles, and options."""
+    from engine.registry import registered_games
+
+    games = registered_games()
+    lines = []
+    for game in games:
+        if game.fixed_sides:
+            sides = ", ".join(
+                f"{side}: seats {' '.join(map(str, game.side_seats(side)))}" for side in game.sides
+            )
+        else:
+            sides = "roles change from deal to deal"
+        options = ", ".join(f"{o.name}={json.dumps(o.default)}" for o in game.option_specs())
+        lines.append(
+            f"{game.key}: {game.name_zh} ({game.name_en}), {game.seat_count} seats; {sides}; "
+            f"options {options}; bots {', '.join(game.bot_kinds)}"
+        )
+    emit(args, {"games": [game.to_json() for game in games]}, "\n".join(lines))
+    return 0
 
 
 def _game_of(argv: Sequence[str]) -> str | None:
