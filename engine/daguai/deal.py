@@ -34,6 +34,7 @@ from engine.daguai.result import (
     Team,
     deal_result,
     escape_result,
+    streak_escape_result,
 )
 from engine.errors import EngineError, IllegalActionError
 
@@ -316,6 +317,10 @@ class Deal:
             taken.append(card)
 
     def _escape(self, action: Action) -> None:
+        if action.seat in self.finish:
+            raise IllegalActionError(
+                f"{action}: seat {action.seat} has already gone out of this deal and cannot escape"
+            )
         self.actions.append(action)
         self._end(escape_result(action.seat, self.finish, base=self.base))
 
@@ -425,7 +430,7 @@ class Deal:
         if limit and self.streaks[seat] >= limit and self.phase is not Phase.OVER:
             # Too many consecutive system plays count as an escape (the escape is implied by
             # the system action that reached the limit, so a replay reproduces it).
-            self._end(escape_result(seat, self.finish, base=self.base))
+            self._end(streak_escape_result(seat, self.finish, base=self.base))
 
     def _end(self, result: DealResult | EscapeResult) -> None:
         self.result = result

@@ -31,6 +31,7 @@ __all__ = [
     "escape_result",
     "leave_result",
     "match_tributes",
+    "streak_escape_result",
     "validate_finish",
 ]
 
@@ -339,7 +340,8 @@ def escape_result(seat: int, finish: Iterable[int] = (), *, base: int = 1) -> Es
     """The points of ``seat`` escaping during a deal in which ``finish`` had gone out.
 
     The escaper loses 18 base; each opponent wins 3 base when the opponents hold 1st and 2nd
-    place, else 2 when they hold 1st, else 1; the escaper's teammates score nothing.
+    place, else 2 when they hold 1st, else 1; the escaper's teammates score nothing. A seat that
+    has already gone out cannot escape (:class:`InvalidFinishError`).
 
     >>> escape_result(1, [0, 2]).points
     (3, -18, 3, 0, 3, 0)
@@ -347,6 +349,22 @@ def escape_result(seat: int, finish: Iterable[int] = (), *, base: int = 1) -> Es
     if seat not in SEATS:
         raise EngineError(f"seat {seat!r} is not a seat (0-5)")
     order = validate_finish(finish, ended=False)
+    if seat in order:
+        raise InvalidFinishError(
+            f"seat {seat} has already gone out in finishing order {order}: only a seat still "
+            "holding cards can escape"
+        )
+    return streak_escape_result(seat, order, base=base)
+
+
+def streak_escape_result(seat: int, finish: Sequence[int], *, base: int = 1) -> EscapeResult:
+    """The points of the escape implied by too many consecutive system plays of ``seat``.
+
+    The same points as :func:`escape_result`, without its check that ``seat`` still holds cards:
+    the system play that reaches the limit may be the seat's last cards, and records stored
+    since the first version replay that way **[decided]**.
+    """
+    order = tuple(finish)
     opponents = Team.of(seat).other
     holds = [Team.of(s) is opponents for s in order[:2]]
     bonus = 3 if holds == [True, True] else 2 if holds[:1] == [True] else 1

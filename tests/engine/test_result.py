@@ -182,8 +182,9 @@ def test_escape_otherwise_opponents_get_1b():
     assert escape_result(1, []).points == (1, -18, 1, 0, 1, 0)
     assert escape_result(4, [2, 1]).points == (0, 1, 0, 1, -18, 1)
     assert escape_result(4, [2, 1, 3]).points == (0, 1, 0, 1, -18, 1)
-    # an escaper who had already gone out still escapes
-    assert escape_result(0, [0, 1]).points == (-18, 1, 0, 1, 0, 1)
+    # a seat that has already gone out cannot escape (issue 12)
+    with pytest.raises(InvalidFinishError, match="already gone out"):
+        escape_result(0, [0, 1])
 
 
 def test_escape_after_the_deal_ended_is_not_during_a_deal():
