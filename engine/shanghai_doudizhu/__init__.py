@@ -1,0 +1,68 @@
+"""上海斗地主 (Shanghai Dou Dizhu): four players, two decks, a landlord against three farmers.
+
+The rules as implemented are in ``docs/shanghai_doudizhu.md``; this package implements them.
+"""
+
+from engine.shanghai_doudizhu.actions import Action, ActionKind
+from engine.shanghai_doudizhu.deal import HAND_SIZE, KITTY_SIZE, Deal, Phase
+from engine.shanghai_doudizhu.legal import legal_plays, report_sets
+from engine.shanghai_doudizhu.plays import Play, PlayType, classify
+from engine.shanghai_doudizhu.result import (
+    DealResult,
+    EscapeKind,
+    Factors,
+    Outcome,
+    all_pass_result,
+    deal_result,
+    escape_result,
+    farmer_amount,
+)
+from engine.shanghai_doudizhu.rules import (
+    DEFAULT_RULES,
+    RULES_VERSION,
+    DoubleReport,
+    EscapeRounding,
+    FirstBidder,
+    Huangfan,
+    ReportLossRating,
+    Rules,
+)
+
+#: The game's key in records and on the command line.
+GAME = "shanghai_doudizhu"
+#: Players at a table, decks in the pack.
+SEAT_COUNT = 4
+DECKS = 2
+
+__all__ = [
+    "DECKS",
+    "DEFAULT_RULES",
+    "GAME",
+    "HAND_SIZE",
+    "KITTY_SIZE",
+    "RULES_VERSION",
+    "SEAT_COUNT",
+    "Action",
+    "ActionKind",
+    "Deal",
+    "DealResult",
+    "DoubleReport",
+    "EscapeKind",
+    "EscapeRounding",
+    "Factors",
+    "FirstBidder",
+    "Huangfan",
+    "Outcome",
+    "Phase",
+    "Play",
+    "PlayType",
+    "ReportLossRating",
+    "Rules",
+    "all_pass_result",
+    "classify",
+    "deal_result",
+    "escape_result",
+    "farmer_amount",
+    "legal_plays",
+    "report_sets",
+]

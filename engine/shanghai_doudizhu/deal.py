@@ -1,0 +1,564 @@
+"""One deal of 上海斗地主 as a state machine: dealing, bidding, kitty, 摊打, 报到, play, settlement.
+
+Contract: ``docs/shanghai_doudizhu.md``. :class:`Deal` is the one mutable state; everything goes
+in through :meth:`Deal.apply` (or :meth:`Deal.timeout` and :meth:`Deal.escape`, which build the
+action and apply it), and :meth:`Deal.legal_actions` is the one source of what a seat may do.
+
+Dealing is a pure function of the seed: ``random.Random(seed)`` shuffles the 108 cards (two
+packs in :func:`engine.cards.pack` order); seat s gets cards ``25s .. 25s+24``, the kitty is the
+last 8. Then, with the default ``first_bidder=marked_card``, ``randrange(100)`` picks the marked
+card among the 100 dealt (its holder bids first); under ``rotate`` the first bidder is given by
+the match (or ``randrange(4)`` in the first deal) and ``randrange(25)`` picks the marked card in
+his hand.
+
+>>> deal = Deal(seed=7)
+>>> deal.phase.value, [len(deal.hand(s)) for s in range(4)], len(deal.kitty)
+('bid', [25, 25, 25, 25], 8)
+>>> deal.turn == deal.first_bidder == deal.marked_seat
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from engine.cards import Card, format_cards, pack
+from engine.errors import EngineError, IllegalActionError
+from engine.shanghai_doudizhu.actions import Action, ActionKind
+from engine.shanghai_doudizhu.legal import legal_plays, report_sets
+from engine.shanghai_doudizhu.plays import Play, card_power, classify
+from engine.shanghai_doudizhu.result import (
+    SEATS,
+    DealResult,
+    EscapeKind,
+    Factors,
+    Outcome,
+    all_pass_result,
+    deal_result,
+    escape_result,
+)
+from engine.shanghai_doudizhu.rules import DEFAULT_RULES, FirstBidder, Rules
+
+__all__ = ["HAND_SIZE", "KITTY_SIZE", "Deal", "Phase"]
+
+HAND_SIZE = 25
+KITTY_SIZE = 8
+
+
+class Phase(enum.Enum):
+    """Where a deal is."""
+
+    BID = "bid"
+    OPEN = "open"  # the 头撂 landlord chooses 摊打 or not
+    REPORT = "report"  # the landlord declares 报到 sets (or none)
+    FIGHT = "fight"  # 打 or 不打 after a 报到
+    PLAY = "play"
+    OVER = "over"
+
+
+def _low_key(card: Card) -> tuple[int, int]:
+    return (card_power(card)[0], card.suit or 0)
+
+
+class Deal:
+    """The state of one deal; build it, then drive it with :meth:`apply`.
+
+    ``huangfan`` is H, the 荒番 factor the match carries into this deal (0 or 1, more under
+    ``huangfan=multiply``); ``first_bidder`` is the match's rotation (``None``: from the seed).
+    ``hands`` (four hands), ``kitty`` and ``marked`` (seat, card) replace the seeded dealing.
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int | str = 0,
+        rules: Rules = DEFAULT_RULES,
+        huangfan: int = 0,
+        first_bidder: int | None = None,
+        hands: Sequence[Sequence[Card]] | None = None,
+        kitty: Sequence[Card] = (),
+        marked: tuple[int, Card] | None = None,
+    ) -> None:
+        if huangfan < 0:
+            raise EngineError(f"huangfan must be 0 or more, not {huangfan}")
+        if first_bidder is not None and first_bidder not in SEATS:
+            raise EngineError(f"first_bidder must be a seat 0-3, not {first_bidder!r}")
+        self.seed = seed
+        self.rules = rules
+        self.base = rules.base
+        self.huangfan = huangfan
+        self._rng = random.Random(seed)
+        if hands is None:
+            cards = pack(2)
+            self._rng.shuffle(cards)
+            self.hands: list[list[Card]] = [cards[25 * s : 25 * s + 25] for s in SEATS]
+            self.kitty: tuple[Card, ...] = tuple(cards[100:])
+            self.hand_made = False
+            if first_bidder is None and rules.first_bidder is FirstBidder.MARKED_CARD:
+                index = self._rng.randrange(100)
+                seat = index // 25
+                marked = (seat, self.hands[seat][index % 25])
+            else:
+                seat = self._rng.randrange(4) if first_bidder is None else first_bidder
+                marked = (seat, self.hands[seat][self._rng.randrange(25)])
+        else:
+            if len(hands) != 4 or not all(hands):
+                raise EngineError("a hand-made deal has four hands with cards")
+            self.hands = [list(h) for h in hands]
+            self.kitty = tuple(kitty)
+            for card, count in Counter([*self.kitty, *(c for h in hands for c in h)]).items():
+                if count > 2:
+                    raise EngineError(f"{count} copies of {card}, the two packs have two")
+            self.hand_made = True
+            if marked is None:
+                seat = 0 if first_bidder is None else first_bidder
+                marked = (seat, self.hands[seat][0])
+        if marked[0] not in SEATS or marked[1] not in self.hands[marked[0]]:
+            raise EngineError(f"the marked card {marked[1]} is not in seat {marked[0]}'s hand")
+        self.marked_seat, self.marked_card = marked
+        self.first_bidder = self.marked_seat
+        self.initial_hands: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in self.hands)
+        self.phase = Phase.BID
+        self.turn: int | None = self.first_bidder
+        self.actions: list[Action] = []
+        self.bids: dict[int, int] = {}  # seat -> bid (0 = PASS), in the order they came
+        self.highest = 0
+        self.landlord: int | None = None
+        self.bid = 0
+        self.head = False
+        self.open_hand = False
+        self.kitty_taken = False
+        self.declared: tuple[Play, ...] = ()
+        self.locked: list[Play] = []  # declared sets still in the landlord's hand
+        self.fight: bool | None = None
+        self.bomb_limits: list[int | None] = [None] * 4
+        self.bombs = [0, 0, 0, 0]
+        self.timeouts = [0, 0, 0, 0]
+        self.pile: list[Card] = []
+        self.trick: list[Action] = []
+        self.current: Play | None = None
+        self.current_seat: int | None = None
+        self.passes = 0
+        self.last_trick: tuple[int, tuple[Action, ...]] | None = None
+        self.result: DealResult | None = None
+
+    # -- observers -----------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended (settled, all passed, or an escape)."""
+        return self.phase is Phase.OVER
+
+    @property
+    def marked_joker(self) -> bool:
+        """Whether the marked card is a joker (标记牌为王, ×2)."""
+        return self.marked_card.is_joker
+
+    def factors(self) -> Factors:
+        """The factors of the deal as it stands (the highest bid so far while bidding)."""
+        return Factors(
+            base=self.base,
+            bid=self.bid if self.landlord is not None else self.highest,
+            head=self.head,
+            huangfan=self.huangfan,
+            marked_joker=self.marked_joker,
+            open=self.open_hand,
+            reported=len(self.declared) if self.fight is not None else 0,
+            fight=self.fight if self.declared else None,
+        )
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds, highest first in single order."""
+        return tuple(sorted(self.hands[seat], key=card_power, reverse=True))
+
+    def is_farmer(self, seat: int) -> bool:
+        """Whether ``seat`` is a farmer (``False`` before the landlord is fixed)."""
+        return self.landlord is not None and seat != self.landlord
+
+    def bombs_allowed(self, seat: int) -> bool:
+        """Whether ``seat`` may still play a bomb (出炸限制)."""
+        limit = self.bomb_limits[seat]
+        return limit is None or self.bombs[seat] < limit
+
+    def awaiting(self) -> tuple[int, ...]:
+        """The seat whose action the deal waits for (a timer runs for it), or ``()``."""
+        return () if self.turn is None else (self.turn,)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every distinct action ``seat`` may take now (empty when it is not his turn).
+
+        Escaping is always possible while the deal goes on and is not listed.
+        """
+        if seat != self.turn:
+            return []
+        if self.phase is Phase.BID:
+            return [Action.pass_(seat)] + [
+                Action.bid(seat, v) for v in (1, 2, 3) if v > self.highest
+            ]
+        if self.phase is Phase.OPEN:
+            return [Action.open(seat, False), Action.open(seat, True)]
+        if self.phase is Phase.REPORT:
+            sets = report_sets(self.hands[seat])
+            return [
+                Action.report(seat, [c for p in chosen for c in p.cards])
+                for n in range(len(sets) + 1)
+                for chosen in combinations(sets, n)
+            ]
+        if self.phase is Phase.FIGHT:
+            return [Action.fight(seat, True), Action.fight(seat, False)]
+        actions = [Action.play(seat, p.cards) for p in self.legal_plays(seat)]
+        if self.current is not None:
+            actions.append(Action.pass_(seat))
+        return actions
+
+    def legal_plays(self, seat: int) -> list[Play]:
+        """Every play ``seat`` may make now (empty when it is not his turn to play)."""
+        if self.phase is not Phase.PLAY or seat != self.turn:
+            return []
+        return legal_plays(
+            self.hands[seat],
+            self.current,
+            bombs=self.bombs_allowed(seat),
+            declared=self.locked if seat == self.landlord else (),
+        )
+
+    def system_action(self, seat: int) -> Action:
+        """What the system does for ``seat`` on a timeout: PASS when bidding, no 摊打, no 报到,
+        打, pass when following, and when leading the lowest single outside the declared sets
+        (the weakest declared set, whole, when nothing else is left)."""
+        if seat != self.turn:
+            raise IllegalActionError(f"no action of seat {seat} is awaited ({self._state()})")
+        if self.phase is Phase.BID:
+            return Action.pass_(seat, system=True)
+        if self.phase is Phase.OPEN:
+            return Action.open(seat, False, system=True)
+        if self.phase is Phase.REPORT:
+            return Action.report(seat, (), system=True)
+        if self.phase is Phase.FIGHT:
+            return Action.fight(seat, True, system=True)
+        if self.current is not None:
+            return Action.pass_(seat, system=True)
+        locked = {c.rank for p in self.locked for c in p.cards} if seat == self.landlord else set()
+        free = [c for c in self.hands[seat] if c.rank not in locked]
+        if free:
+            return Action.play(seat, (min(free, key=_low_key),), system=True)
+        weakest = min(self.locked, key=lambda p: p.bomb_strength)
+        return Action.play(seat, weakest.cards, system=True)
+
+    def cards_accounted(self) -> bool:
+        """Whether hands, kitty (until taken) and played cards are exactly the cards dealt."""
+        now = Counter(self.pile)
+        for h in self.hands:
+            now.update(h)
+        if not self.kitty_taken:
+            now.update(self.kitty)
+        dealt: Counter[Card] = Counter(self.kitty)
+        for initial in self.initial_hands:
+            dealt.update(initial)
+        return now == dealt
+
+    # -- the one way in ------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action``; raises :class:`IllegalActionError` naming the action and why not."""
+        if action.seat not in SEATS:
+            raise IllegalActionError(f"{action}: seat {action.seat} is not a seat (0-3)")
+        if self.phase is Phase.OVER:
+            raise IllegalActionError(f"{action}: the deal is over")
+        if action.kind is ActionKind.ESCAPE:
+            if action.system or action.escape is None:
+                raise IllegalActionError(f"{action}: an escape names its kind, never the system")
+            self.actions.append(action)
+            self._end(
+                escape_result(action.seat, action.escape, self.landlord, self.factors(), self.rules)
+            )
+            return
+        if action.system:
+            expected = self.system_action(action.seat)
+            if expected != action:
+                raise IllegalActionError(f"{action}: the system plays {expected} here")
+        if action.seat != self.turn:
+            raise IllegalActionError(f"{action}: not seat {action.seat}'s turn ({self._state()})")
+        handler = {
+            Phase.BID: self._bid,
+            Phase.OPEN: self._open,
+            Phase.REPORT: self._report,
+            Phase.FIGHT: self._fight,
+            Phase.PLAY: self._play,
+        }[self.phase]
+        handler(action)
+        self.actions.append(action)
+        self._count_timeout(action)
+
+    def timeout(self) -> Action:
+        """Let the system act for the seat whose time ran out; returns the action it took."""
+        if self.turn is None:
+            raise IllegalActionError(f"no action is awaited ({self._state()})")
+        action = self.system_action(self.turn)
+        self.apply(action)
+        return action
+
+    def escape(self, seat: int, kind: EscapeKind) -> DealResult:
+        """``seat`` counts as escaped (disconnected, timed out, or left): the deal ends."""
+        self.apply(Action.escape_(seat, kind))
+        assert self.result is not None
+        return self.result
+
+    # -- the rules -----------------------------------------------------------------------------
+
+    def _state(self) -> str:
+        if self.phase is Phase.OVER:
+            return "the deal is over"
+        if self.phase is Phase.BID:
+            return f"seat {self.turn} to bid, highest so far {self.highest or 'none'}"
+        if self.phase is not Phase.PLAY:
+            return f"seat {self.turn} to choose {self.phase.value}"
+        if self.current is None:
+            return f"seat {self.turn} to lead"
+        return f"seat {self.turn} to play on {self.current} by seat {self.current_seat}"
+
+    def _expect(self, action: Action, *kinds: ActionKind) -> None:
+        if action.kind not in kinds:
+            allowed = " or ".join(k.value for k in kinds)
+            raise IllegalActionError(f"{action}: now a {allowed} ({self._state()})")
+
+    def _bid(self, action: Action) -> None:
+        self._expect(action, ActionKind.BID, ActionKind.PASS)
+        seat = action.seat
+        if action.kind is ActionKind.BID:
+            if action.value <= self.highest:
+                raise IllegalActionError(
+                    f"{action}: a bid must be above the highest so far ({self.highest})"
+                )
+            self.highest = action.value
+        self.bids[seat] = action.value if action.kind is ActionKind.BID else 0
+        if self.highest == 3 or len(self.bids) == 4:
+            self._close_bidding()
+        else:
+            self.turn = (seat + 1) % 4
+
+    def _close_bidding(self) -> None:
+        if self.highest == 0:
+            self._end(all_pass_result(self.factors()))
+            return
+        landlord = next(s for s, v in self.bids.items() if v == self.highest)
+        self.landlord = landlord
+        self.bid = self.highest
+        self.head = self.bids.get(self.first_bidder) == 3 and len(self.bids) == 1
+        for s in SEATS:
+            if s == landlord or s not in self.bids:
+                self.bomb_limits[s] = None
+            else:
+                self.bomb_limits[s] = 2 if self.bids[s] == 2 else 1
+        self.hands[landlord].extend(self.kitty)
+        self.kitty_taken = True
+        self.turn = landlord
+        if self.head:
+            self.phase = Phase.OPEN
+        else:
+            self._to_report()
+
+    def _to_report(self) -> None:
+        assert self.landlord is not None
+        if report_sets(self.hands[self.landlord]):
+            self.phase = Phase.REPORT
+        else:
+            self.phase = Phase.PLAY
+
+    def _open(self, action: Action) -> None:
+        self._expect(action, ActionKind.OPEN)
+        self.open_hand = bool(action.value)
+        self._to_report()
+
+    def _report(self, action: Action) -> None:
+        self._expect(action, ActionKind.REPORT)
+        hand = self.hands[action.seat]
+        sets = report_sets(hand)
+        wanted = Counter(action.cards)
+        chosen: list[Play] = []
+        for p in sets:
+            ranks = {c.rank for c in p.cards}
+            if any(c.rank in ranks for c in wanted):
+                chosen.append(p)
+        if Counter(c for p in chosen for c in p.cards) != wanted:
+            raise IllegalActionError(
+                f"{action}: 报到 declares whole sets (the four jokers, or all 7-8 cards of a "
+                f"rank); the sets here: {', '.join(map(str, sets)) or 'none'}"
+            )
+        self.declared = tuple(chosen)
+        self.locked = list(chosen)
+        if chosen:
+            self.phase = Phase.FIGHT
+        else:
+            self.phase = Phase.PLAY
+
+    def _fight(self, action: Action) -> None:
+        self._expect(action, ActionKind.FIGHT)
+        self.fight = bool(action.value)
+        if self.fight:
+            self.phase = Phase.PLAY
+            return
+        assert self.landlord is not None
+        self._end(deal_result(self.landlord, Outcome.REPORT_NO_PLAY, self.factors(), self.rules))
+
+    def _take(self, action: Action) -> None:
+        hand = self.hands[action.seat]
+        lacking = Counter(action.cards) - Counter(hand)
+        if lacking:
+            raise IllegalActionError(
+                f"{action}: seat {action.seat} does not hold "
+                f"{format_cards(sorted(lacking.elements()))}"
+            )
+        for card in action.cards:
+            hand.remove(card)
+
+    def _play(self, action: Action) -> None:
+        seat = action.seat
+        if action.kind is ActionKind.PASS:
+            if self.current is None:
+                raise IllegalActionError(f"{action}: the leader must play, not pass")
+            self.trick.append(action)
+            self.passes += 1
+            if self.passes == 3:
+                winner = self.current_seat
+                assert winner is not None
+                self.last_trick = (winner, tuple(self.trick))
+                self.trick = []
+                self.current = None
+                self.current_seat = None
+                self.passes = 0
+                self.turn = winner
+            else:
+                self.turn = (seat + 1) % 4
+            return
+        self._expect(action, ActionKind.PLAY, ActionKind.PASS)
+        play = classify(action.cards)
+        if play is None:
+            raise IllegalActionError(f"{action}: {format_cards(action.cards)} is not a play")
+        current = self.current
+        if current is not None and not play.beats(current):
+            raise IllegalActionError(
+                f"{action}: {play.type.english} {play} does not beat "
+                f"{current.type.english} {current}"
+            )
+        if play.is_bomb and not self.bombs_allowed(seat):
+            raise IllegalActionError(
+                f"{action}: seat {seat} has played his {self.bomb_limits[seat]} bomb(s) allowed"
+            )
+        locked_set: Play | None = None
+        if seat == self.landlord and self.locked:
+            ranks = {c.rank for c in play.cards}
+            touched = [p for p in self.locked if ranks & {c.rank for c in p.cards}]
+            if touched:
+                if len(touched) != 1 or Counter(touched[0].cards) != Counter(play.cards):
+                    raise IllegalActionError(
+                        f"{action}: a declared 报到 set goes out whole and alone "
+                        f"({', '.join(map(str, self.locked))})"
+                    )
+                locked_set = touched[0]
+        self._take(action)
+        if locked_set is not None:
+            self.locked.remove(locked_set)
+        if play.is_bomb:
+            self.bombs[seat] += 1
+        self.pile.extend(action.cards)
+        self.trick.append(action)
+        self.current = play
+        self.current_seat = seat
+        self.passes = 0
+        if not self.hands[seat]:
+            self.last_trick = (seat, tuple(self.trick))
+            assert self.landlord is not None
+            outcome = Outcome.LANDLORD if seat == self.landlord else Outcome.FARMERS
+            self._end(deal_result(self.landlord, outcome, self.factors(), self.rules))
+            return
+        self.turn = (seat + 1) % 4
+
+    def _count_timeout(self, action: Action) -> None:
+        seat = action.seat
+        if not action.system:
+            if self.rules.timeouts_in_a_row:
+                self.timeouts[seat] = 0
+            return
+        self.timeouts[seat] += 1
+        if self.timeouts[seat] >= self.rules.timeouts_to_escape and not self.over:
+            # the escape is implied by the system action that reached the limit, so a replay
+            # reproduces it
+            self._end(
+                escape_result(seat, EscapeKind.TIMEOUTS, self.landlord, self.factors(), self.rules)
+            )
+
+    def _end(self, result: DealResult) -> None:
+        self.result = result
+        self.phase = Phase.OVER
+        self.turn = None
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def public_view(self) -> dict[str, Any]:
+        """What every player may see: counts, bids, the marked card, 摊打 hand, declared sets,
+        the trick; never a hidden card."""
+        landlord = self.landlord
+        shown = landlord is not None and self.open_hand
+        return {
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "awaiting": list(self.awaiting()),
+            "base": self.base,
+            "first_bidder": self.first_bidder,
+            "marked": {"seat": self.marked_seat, "card": str(self.marked_card)},
+            "bids": [{"seat": s, "bid": v} for s, v in self.bids.items()],
+            "highest": self.highest,
+            "landlord": landlord,
+            "bid": self.bid,
+            "head_bid": self.head,
+            "huangfan": self.huangfan,
+            "open_hand": self.open_hand,
+            "landlord_hand": format_cards(self.hand(landlord))
+            if shown and landlord is not None
+            else None,
+            "kitty": format_cards(self.kitty) if shown else None,
+            "declared": [str(p) for p in self.declared],
+            "declared_in_hand": [str(p) for p in self.locked],
+            "fight": self.fight,
+            "counts": [len(h) for h in self.hands],
+            "bombs": list(self.bombs),
+            "bomb_limits": list(self.bomb_limits),
+            "trick": {
+                "actions": [a.to_json() for a in self.trick],
+                "current": None if self.current is None else str(self.current),
+                "current_type": None if self.current is None else self.current.type.value,
+                "current_seat": self.current_seat,
+                "passes": self.passes,
+            },
+            "last_trick": None
+            if self.last_trick is None
+            else {
+                "winner": self.last_trick[0],
+                "actions": [a.to_json() for a in self.last_trick[1]],
+            },
+            "moves": len(self.actions),
+            "timeouts": list(self.timeouts),
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        """The public view plus what ``seat`` alone sees: his hand, his legal actions, and the
+        kitty for the landlord."""
+        if seat not in SEATS:
+            raise EngineError(f"seat must be 0-3, not {seat!r}")
+        view = self.public_view()
+        view["seat"] = seat
+        view["hand"] = format_cards(self.hand(seat))
+        view["legal"] = [a.to_json() for a in self.legal_actions(seat)]
+        if seat == self.landlord:
+            view["kitty"] = format_cards(self.kitty)
+        return view
+
+    def __repr__(self) -> str:
+        return f"<Deal seed={self.seed!r} {self._state()}>"
