@@ -1,0 +1,330 @@
+"""Deal records of 小路子 after PGN, in the same JSON form as 大怪路子's.
+
+A record is ``{"headers": {...}, "actions": [...], "result": {...}}``. The headers name the game
+(``xiaoluzi``), the rules version and options, the event/round/table labels, the deal's number,
+the four seats' names, the seed and the four hands; ``result`` is the stored result, which a
+replay must reproduce. Replaying re-checks every action and raises :class:`ReplayError` naming
+the first bad one. A match is ``{"deals": [record, ...], "left": seat or null}``.
+
+>>> from engine.xiaoluzi.bots import HeuristicBot, play_deal
+>>> deal = Deal(seed=5)
+>>> _ = play_deal(deal, [HeuristicBot(seed=s) for s in range(4)])
+>>> record = Record.from_deal(deal, event="club night")
+>>> Record.loads(record.dumps()) == record, replay(record).result == deal.result
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.cards import Card, format_cards
+from engine.errors import EngineError, IllegalActionError
+from engine.xiaoluzi.actions import DEFAULT_RULES, RULES_VERSION, Action, Rules
+from engine.xiaoluzi.deal import Deal
+from engine.xiaoluzi.match import Match
+from engine.xiaoluzi.plays import parse_hand
+
+__all__ = [
+    "GAME",
+    "Headers",
+    "Record",
+    "RecordError",
+    "ReplayError",
+    "match_records",
+    "replay",
+    "replay_match",
+]
+
+#: The game named in every record's headers.
+GAME = "xiaoluzi"
+
+
+class RecordError(EngineError):
+    """A record that cannot be read: bad JSON, a missing or malformed header, a bad action."""
+
+
+class ReplayError(IllegalActionError):
+    """A record whose actions break the rules or whose stored result is not what they give.
+
+    ``index`` is the 1-based number of the first bad action (``None`` when the actions are all
+    legal but the result differs), ``action`` that action.
+    """
+
+    def __init__(self, message: str, *, index: int | None = None, action: Action | None = None):
+        super().__init__(message)
+        self.index = index
+        self.action = action
+
+
+@dataclass(frozen=True, slots=True)
+class Headers:
+    """What a deal starts from, and the labels of where it was played."""
+
+    seed: int | str = 0
+    rules: Rules = DEFAULT_RULES
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    event: str = ""
+    round: str = ""
+    table: str = ""
+    number: int = 1
+    seats: tuple[str, ...] = ("", "", "", "")
+    match_seed: int | str | None = None
+    game: str = GAME
+    rules_version: str = RULES_VERSION
+
+    def to_json(self) -> dict[str, Any]:
+        """The headers as a JSON object."""
+        data: dict[str, Any] = {
+            "game": self.game,
+            "rules": self.rules_version,
+            "options": self.rules.to_json(),
+            "event": self.event,
+            "round": self.round,
+            "table": self.table,
+            "deal": self.number,
+            "seats": list(self.seats),
+            "seed": self.seed,
+            "match_seed": self.match_seed,
+        }
+        if self.hands is not None:
+            data["hands"] = [format_cards(h) for h in self.hands]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Headers:
+        """Read headers; raises :class:`RecordError` naming the header that is wrong."""
+        if not isinstance(data, dict):
+            raise RecordError(f"headers must be an object, not {type(data).__name__}")
+        if data.get("game") != GAME:
+            raise RecordError(f"header game: {data.get('game')!r} is not a {GAME} record")
+        if data.get("rules") != RULES_VERSION:
+            raise RecordError(
+                f"header rules: version {data.get('rules')!r} is not {RULES_VERSION!r}"
+            )
+        try:
+            rules = Rules.from_json(data.get("options", {}))
+        except (EngineError, TypeError) as exc:
+            raise RecordError(f"header options: {exc}") from None
+        seed = data.get("seed", 0)
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+            raise RecordError(f"header seed: {seed!r} is neither a number nor a string")
+        match_seed = data.get("match_seed")
+        if match_seed is not None and (
+            not isinstance(match_seed, (int, str)) or isinstance(match_seed, bool)
+        ):
+            raise RecordError(f"header match_seed: {match_seed!r} is neither a number nor a string")
+        seats = data.get("seats", [""] * 4)
+        if (
+            not isinstance(seats, list)
+            or len(seats) != 4
+            or not all(isinstance(s, str) for s in seats)
+        ):
+            raise RecordError(f"header seats: {seats!r} is not four names")
+        labels = {}
+        for key in ("event", "round", "table"):
+            value = data.get(key, "")
+            if not isinstance(value, str):
+                raise RecordError(f"header {key}: {value!r} is not a string")
+            labels[key] = value
+        number = data.get("deal", 1)
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise RecordError(f"header deal: {number!r} is not a deal number (1 or more)")
+        hands = data.get("hands")
+        parsed: tuple[tuple[Card, ...], ...] | None = None
+        if hands is not None:
+            if (
+                not isinstance(hands, list)
+                or len(hands) != 4
+                or not all(isinstance(h, str) for h in hands)
+            ):
+                raise RecordError(f"header hands: {hands!r} is not four lists of cards")
+            try:
+                parsed = tuple(tuple(parse_hand(h)) for h in hands)
+            except EngineError as exc:
+                raise RecordError(f"header hands: {exc}") from None
+        return cls(
+            seed=seed,
+            rules=rules,
+            hands=parsed,
+            event=labels["event"],
+            round=labels["round"],
+            table=labels["table"],
+            number=number,
+            seats=tuple(seats),
+            match_seed=match_seed,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A deal record: headers, the ordered actions, and the stored result (``None`` while the
+    deal is being played)."""
+
+    headers: Headers
+    actions: tuple[Action, ...] = ()
+    result: dict[str, Any] | None = None
+
+    @classmethod
+    def from_deal(cls, deal: Deal, **labels: Any) -> Record:
+        """The record of ``deal`` so far; ``labels`` are further headers (event, round, table,
+        number, seats, match_seed)."""
+        unknown = set(labels) - {"event", "round", "table", "number", "seats", "match_seed"}
+        if unknown:
+            raise RecordError(f"unknown record labels {sorted(unknown)}")
+        if "seats" in labels:
+            labels["seats"] = tuple(labels["seats"])
+        headers = replace(
+            Headers(seed=deal.seed, rules=deal.rules, hands=deal.initial_hands), **labels
+        )
+        result = None if deal.result is None else deal.result.to_json()
+        return cls(headers, tuple(deal.actions), result)
+
+    def new_deal(self) -> Deal:
+        """The deal as the headers start it, before any action."""
+        h = self.headers
+        try:
+            return Deal(seed=h.seed, rules=h.rules, hands=h.hands)
+        except EngineError as exc:
+            raise RecordError(f"the headers start no deal: {exc}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"headers": ..., "actions": [...], "result": ...}``."""
+        return {
+            "headers": self.headers.to_json(),
+            "actions": [a.to_json() for a in self.actions],
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """Read a record; raises :class:`RecordError` for anything malformed."""
+        if not isinstance(data, dict):
+            raise RecordError(f"a record is an object, not {type(data).__name__}")
+        unknown = set(data) - {"headers", "actions", "result"}
+        if unknown:
+            raise RecordError(f"unknown record keys {sorted(unknown)}")
+        headers = Headers.from_json(data.get("headers"))
+        raw = data.get("actions", [])
+        if not isinstance(raw, list):
+            raise RecordError("actions must be a list")
+        actions = []
+        for i, item in enumerate(raw, 1):
+            try:
+                actions.append(Action.from_json(item))
+            except EngineError as exc:
+                raise RecordError(f"action {i}: {exc}") from None
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError(f"result must be an object or null, not {result!r}")
+        return cls(headers, tuple(actions), result)
+
+    def dumps(self, indent: int | None = None) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        """Read a record from JSON text."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not JSON: {exc}") from None
+        return cls.from_json(data)
+
+
+def _apply_all(actions: Sequence[Action], apply: Callable[[Action], None], where: str = "") -> None:
+    for i, action in enumerate(actions, 1):
+        try:
+            apply(action)
+        except IllegalActionError as exc:
+            reason = str(exc).removeprefix(f"{action}: ")
+            raise ReplayError(
+                f"{where}action {i} ({action}) is illegal: {reason}", index=i, action=action
+            ) from None
+
+
+def _check_result(deal: Deal, stored: dict[str, Any] | None, where: str = "") -> None:
+    if stored is None:
+        return
+    if deal.result is None:
+        raise ReplayError(
+            f"{where}the record has a result but its {len(deal.actions)} actions don't end the deal"
+        )
+    replayed = deal.result.to_json()
+    if replayed != stored:
+        keys = sorted(k for k in set(replayed) | set(stored) if replayed.get(k) != stored.get(k))
+        key = keys[0]
+        raise ReplayError(
+            f"{where}the stored result differs from the replay: {key} is {stored.get(key)!r} "
+            f"in the record but {replayed.get(key)!r} when replayed"
+        )
+
+
+def replay(record: Record) -> Deal:
+    """Replay a record, checking every action and the stored result; returns the deal.
+
+    Raises :class:`ReplayError` naming the first bad action (or the result that differs) and
+    :class:`RecordError` when the headers start no deal.
+    """
+    deal = record.new_deal()
+    _apply_all(record.actions, deal.apply)
+    _check_result(deal, record.result)
+    return deal
+
+
+def match_records(match: Match, **labels: Any) -> list[Record]:
+    """The records of every deal of ``match`` (numbered 1, 2, ...; with the match's seed)."""
+    return [
+        Record.from_deal(deal, number=i, match_seed=match.seed, **labels)
+        for i, deal in enumerate(match.deals, 1)
+    ]
+
+
+def match_json(match: Match, **labels: Any) -> dict[str, Any]:
+    """A match record: ``{"deals": [...], "left": seat or null}``."""
+    return {
+        "deals": [r.to_json() for r in match_records(match, **labels)],
+        "left": None if match.left is None else match.left.seat,
+    }
+
+
+def replay_match(records: Sequence[Record], *, left: int | None = None) -> Match:
+    """Replay a match from its deal records (and a seat that left after them, if one did).
+
+    Each deal must be the one the match deals: same seed and options.
+    """
+    if not records:
+        raise RecordError("a match needs at least one deal record")
+    first = records[0].headers
+    if first.match_seed is None:
+        raise RecordError("header match_seed: the first deal names no match seed")
+    match = Match(seed=first.match_seed, rules=first.rules)
+    for number, record in enumerate(records, 1):
+        where = f"deal {number}: "
+        h = record.headers
+        if match.over:
+            raise ReplayError(f"{where}the match was over ({match.end.value if match.end else ''})")
+        try:
+            deal = match.start_deal(hands=h.hands)
+        except EngineError as exc:
+            raise RecordError(f"{where}the headers start no deal: {exc}") from None
+        for name in ("seed", "rules"):
+            if getattr(h, name) != getattr(deal, name):
+                raise ReplayError(
+                    f"{where}header {name} is {getattr(h, name)!r} but the match deals "
+                    f"{getattr(deal, name)!r}"
+                )
+        _apply_all(record.actions, match.apply, where)
+        _check_result(deal, record.result, where)
+    if left is not None:
+        if match.over:
+            raise ReplayError(f"seat {left} left after the match was over")
+        match.leave(left)
+    return match
+
+
+__all__ += ["match_json"]

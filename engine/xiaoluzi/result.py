@@ -1,0 +1,317 @@
+"""Settling a deal of 小路子: points and silver from the mode, the finish and what was played.
+
+Contract: ``docs/xiaoluzi.md``, sections *Scoring*, *Slams*, *Silver* and *Timeouts and escapes*.
+Every seat gets a multiplier m and wins m·X points and m·Y silver (X the base score, Y the base
+silver). Everything here is a pure function.
+
+>>> r = deal_result(Mode.DECLARED, [2], [0, 0, 8, 0], declarer=2)
+>>> r.multipliers, r.slam
+((-2, -2, 6, -2), True)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EngineError, IllegalActionError
+from engine.xiaoluzi.actions import SEATS
+
+__all__ = [
+    "CannotEscapeError",
+    "DealResult",
+    "EscapeResult",
+    "InvalidFinishError",
+    "Mode",
+    "deal_result",
+    "escape_result",
+    "leave_result",
+    "roles",
+]
+
+#: Cards in a hand.
+HAND_SIZE = 8
+
+
+class InvalidFinishError(EngineError):
+    """A finish, a count of cards played or roles that no deal can have."""
+
+
+class CannotEscapeError(IllegalActionError):
+    """A seat that cannot escape now: out already, a bystander, or the deal is over."""
+
+
+class Mode(enum.Enum):
+    """How a deal is played: all for places, one against three, or one against one."""
+
+    NONE = "none"  # 普通模式
+    DECLARED = "declared"  # 一打三
+    COUNTERED = "countered"  # 一对一
+
+    @property
+    def chinese(self) -> str:
+        """The mode's Chinese name."""
+        return {"none": "普通模式", "declared": "一打三", "countered": "一对一"}[self.value]
+
+
+def _seat(value: int | None, what: str) -> int:
+    if value is None:
+        raise InvalidFinishError(f"{what}: a seat is needed")
+    if value not in SEATS:
+        raise InvalidFinishError(f"{what}: {value!r} is not a seat (0-3)")
+    return value
+
+
+def roles(mode: Mode, declarer: int | None, counter: int | None) -> tuple[int, ...]:
+    """Check the roles of ``mode`` and return the bystanders (旁观), which only mode countered has.
+
+    Raises :class:`InvalidFinishError` for a missing, extra or repeated role.
+    """
+    if mode is Mode.NONE:
+        if declarer is not None or counter is not None:
+            raise InvalidFinishError("mode none has no declarer and no counter-declarer")
+        return ()
+    d = _seat(declarer, "declarer")
+    if mode is Mode.DECLARED:
+        if counter is not None:
+            raise InvalidFinishError("mode declared has no counter-declarer")
+        return ()
+    c = _seat(counter, "counter-declarer")
+    if c == d:
+        raise InvalidFinishError(f"seat {d} cannot declare and counter-declare")
+    return tuple(s for s in SEATS if s not in (d, c))
+
+
+def _finish(finish: Sequence[int]) -> tuple[int, ...]:
+    for s in finish:
+        _seat(s, "finish")
+    if len(set(finish)) != len(finish):
+        raise InvalidFinishError(f"a seat goes out twice in {list(finish)}")
+    return tuple(finish)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """A deal played to its end: the roles, the finish, what each seat played (cards, or plays
+    with ``slam_count="plays"``), whether it was a slam, and both ledgers."""
+
+    mode: Mode
+    declarer: int | None
+    counter: int | None
+    finish: tuple[int, ...]
+    played: tuple[int, ...]
+    slam: bool
+    multipliers: tuple[int, ...]
+    points: tuple[int, ...]
+    silver: tuple[int, ...]
+
+    @property
+    def winner(self) -> int:
+        """The seat that went out first (the first place, or the winning side's player)."""
+        return self.finish[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON object."""
+        return {
+            "kind": "deal",
+            "mode": self.mode.value,
+            "declarer": self.declarer,
+            "counter": self.counter,
+            "finish": list(self.finish),
+            "played": list(self.played),
+            "slam": self.slam,
+            "multipliers": list(self.multipliers),
+            "points": list(self.points),
+            "silver": list(self.silver),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeResult:
+    """An escape during a deal (``kind`` "escape") or leaving between deals ("leave")."""
+
+    kind: str
+    seat: int
+    mode: Mode | None
+    declarer: int | None
+    counter: int | None
+    finish: tuple[int, ...]
+    multipliers: tuple[int, ...]
+    points: tuple[int, ...]
+    silver: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON object."""
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "mode": None if self.mode is None else self.mode.value,
+            "declarer": self.declarer,
+            "counter": self.counter,
+            "finish": list(self.finish),
+            "multipliers": list(self.multipliers),
+            "points": list(self.points),
+            "silver": list(self.silver),
+        }
+
+
+def deal_result(
+    mode: Mode,
+    finish: Sequence[int],
+    played: Sequence[int],
+    *,
+    declarer: int | None = None,
+    counter: int | None = None,
+    base_score: int = 1,
+    base_silver: int = 1,
+    slam_count: str = "cards",
+) -> DealResult:
+    """Settle a deal that ended: ``finish`` the seats in the order they went out until it ended
+    (three in mode none, the fourth may follow; one otherwise), ``played`` what each seat played
+    by then (cards, or plays when ``slam_count`` is ``"plays"``).
+
+    Raises :class:`InvalidFinishError` for roles, a finish or counts no deal can have.
+
+    >>> deal_result(Mode.NONE, [3, 1, 0], [8, 8, 5, 8], base_score=2, base_silver=5).silver
+    (-5, 5, -10, 10)
+    """
+    bystanders = roles(mode, declarer, counter)
+    out = _finish(finish)
+    if len(played) != 4 or any(not isinstance(n, int) or n < 0 for n in played):
+        raise InvalidFinishError(f"played: four counts of 0 or more, not {list(played)}")
+    if any(n > HAND_SIZE for n in played):
+        raise InvalidFinishError(f"played: a hand has {HAND_SIZE} cards, not {list(played)}")
+    if mode is Mode.NONE:
+        if len(out) == 4:
+            out = out[:3]
+        if len(out) != 3:
+            raise InvalidFinishError(
+                f"mode none ends when the third player goes out, not with finish {list(finish)}"
+            )
+    elif len(out) != 1:
+        raise InvalidFinishError(
+            f"mode {mode.value} ends when the first player goes out, not with finish {list(finish)}"
+        )
+    if mode is Mode.COUNTERED and out[0] not in (declarer, counter):
+        raise InvalidFinishError(f"seat {out[0]} is a bystander and cannot go out")
+    for s in SEATS:
+        if s in bystanders and played[s]:
+            raise InvalidFinishError(f"seat {s} is a bystander and plays no card")
+        if slam_count == "cards":
+            if s in out and played[s] != HAND_SIZE:
+                raise InvalidFinishError(f"seat {s} went out, so it played {HAND_SIZE} cards")
+            if s not in out and played[s] == HAND_SIZE:
+                raise InvalidFinishError(f"seat {s} played {HAND_SIZE} cards, so it went out")
+        elif s in out and played[s] == 0:
+            raise InvalidFinishError(f"seat {s} went out, so it played")
+    first = out[0]
+    m = [0, 0, 0, 0]
+    slam = False
+    if mode is Mode.NONE:
+        last = next(s for s in SEATS if s not in out)
+        for s, value in zip((*out, last), (2, 1, -1, -2), strict=True):
+            m[s] = value
+    elif mode is Mode.DECLARED:
+        assert declarer is not None
+        sign = 1 if first == declarer else -1
+        for s in SEATS:
+            m[s] = 3 * sign if s == declarer else -sign
+        if first == declarer:
+            slam = all(played[s] == 0 for s in SEATS if s != declarer)
+        else:
+            slam = played[declarer] <= 1
+    else:
+        assert declarer is not None and counter is not None
+        loser = counter if first == declarer else declarer
+        m[first], m[loser] = 4, -4
+        slam = played[loser] <= 1
+    if slam:
+        m = [2 * v for v in m]
+    return DealResult(
+        mode=mode,
+        declarer=declarer,
+        counter=counter,
+        finish=tuple(finish) if mode is Mode.NONE and len(finish) == 4 else out,
+        played=tuple(played),
+        slam=slam,
+        multipliers=tuple(m),
+        points=tuple(v * base_score for v in m),
+        silver=tuple(v * base_silver for v in m),
+    )
+
+
+def escape_result(
+    seat: int,
+    mode: Mode,
+    finish: Sequence[int] = (),
+    *,
+    declarer: int | None = None,
+    counter: int | None = None,
+    base_score: int = 1,
+    base_silver: int = 1,
+) -> EscapeResult:
+    """Settle ``seat`` escaping (逃跑) during a deal of ``mode`` after ``finish`` went out.
+
+    Raises :class:`CannotEscapeError` when that seat cannot escape (out already, a bystander,
+    or the deal was over) and :class:`InvalidFinishError` for roles or a finish no deal has.
+
+    >>> escape_result(1, Mode.NONE, [3]).multipliers
+    (1, -6, 1, 2)
+    """
+    bystanders = roles(mode, declarer, counter)
+    out = _finish(finish)
+    _seat(seat, "escaping seat")
+    if (mode is Mode.NONE and len(out) >= 3) or (mode is not Mode.NONE and out):
+        raise CannotEscapeError(f"seat {seat} cannot escape: the deal is over")
+    if seat in out:
+        raise CannotEscapeError(f"seat {seat} cannot escape: it is out already")
+    if seat in bystanders:
+        raise CannotEscapeError(f"seat {seat} cannot escape: it is a bystander")
+    m = [0, 0, 0, 0]
+    if mode is Mode.NONE:
+        for s in SEATS:
+            m[s] = -6 if s == seat else 2 if out and s == out[0] else 1
+    elif mode is Mode.DECLARED:
+        if seat == declarer:
+            m = [-9 if s == seat else 1 for s in SEATS]
+        else:
+            assert declarer is not None
+            m[seat], m[declarer] = -6, 3
+    else:
+        other = counter if seat == declarer else declarer
+        assert other is not None
+        m[seat], m[other] = -12, 4
+    return EscapeResult(
+        kind="escape",
+        seat=seat,
+        mode=mode,
+        declarer=declarer,
+        counter=counter,
+        finish=out,
+        multipliers=tuple(m),
+        points=tuple(v * base_score for v in m),
+        silver=tuple(v * base_silver for v in m),
+    )
+
+
+def leave_result(seat: int, *, base_score: int = 1, base_silver: int = 1) -> EscapeResult:
+    """Settle ``seat`` leaving between deals before the match's deals are played: −3, others +1.
+
+    >>> leave_result(2).multipliers
+    (1, 1, -3, 1)
+    """
+    _seat(seat, "leaving seat")
+    m = tuple(-3 if s == seat else 1 for s in SEATS)
+    return EscapeResult(
+        kind="leave",
+        seat=seat,
+        mode=None,
+        declarer=None,
+        counter=None,
+        finish=(),
+        multipliers=m,
+        points=tuple(v * base_score for v in m),
+        silver=tuple(v * base_silver for v in m),
+    )
