@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.converters import MAX_ID
 from config.exceptions import ApplicationError
 from tournaments import results as results_services
 from tournaments import services
@@ -40,6 +41,19 @@ def _organized(request: HttpRequest, pk: int) -> Event:
 
 def _dashboard(event: Event) -> HttpResponseRedirect:
     return redirect("tournaments:dashboard", event.pk)
+
+
+def _posted_id(request: HttpRequest, name: str) -> int | None:
+    """The id a form posted in ``name`` (1 to 2**63 - 1), or None for anything else."""
+    value = request.POST.get(name, "")
+    if value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_ID:
+        return int(value)
+    return None
+
+
+def _bad_form(request: HttpRequest, message: str) -> HttpResponse:
+    """400: the form is not one this site sends; the page says which field, nothing changed."""
+    return render(request, "400.html", {"message": message}, status=400)
 
 
 def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
@@ -108,7 +122,10 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             _("The next round is drawn as a draft: check it, then confirm."),
         )
         return _dashboard(event)
-    round = get_object_or_404(event.rounds, pk=request.POST.get("round"))
+    round_id = _posted_id(request, "round")
+    if round_id is None:
+        return _bad_form(request, _("Name the round by its id ('round')."))
+    round = get_object_or_404(event.rounds, pk=round_id)
     if action == "confirm":
         _attempt(request, lambda: services.round_confirm(round=round, user=user), _("Confirmed."))
     elif action == "start":
@@ -127,16 +144,26 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     return _dashboard(event)
 
 
+def _team_id(value: str) -> int:
+    """A team's id from a form; ValueError for anything that is none."""
+    if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_ID):
+        raise ValueError(value)
+    return int(value)
+
+
 def _tables_edit(request: HttpRequest, event: Event, round: Round) -> None:
     tables: list[tuple[int, int]] = []
     modes: list[str] = []
+    most = event.teams.count() // 2 + 3  # the form's rows: every table, and three to add
     try:
         count = int(request.POST.get("count", "0"))
+        if not 0 <= count <= most:
+            raise ValueError(count)
         for n in range(1, count + 1):
             a, b = request.POST.get(f"a{n}", ""), request.POST.get(f"b{n}", "")
             if not a and not b:
                 continue
-            tables.append((int(a), int(b)))
+            tables.append((_team_id(a), _team_id(b)))
             modes.append(request.POST.get(f"mode{n}", event.table_mode))
     except ValueError:
         messages.error(request, _("Choose two teams for every table."))
@@ -239,7 +266,10 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
                 messages.success(request, _("Entered: a second person must now confirm it."))
                 return redirect("tournaments:table_result", event.pk, p.pk)
         else:
-            submission = get_object_or_404(p.results, pk=request.POST.get("submission"))
+            submission_id = _posted_id(request, "submission")
+            if submission_id is None:
+                return _bad_form(request, _("Name the result version by its id ('submission')."))
+            submission = get_object_or_404(p.results, pk=submission_id)
             if action == "confirm":
                 done = _attempt(
                     request,

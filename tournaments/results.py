@@ -338,6 +338,16 @@ def deals_parse(text: str) -> list[dict[str, Any]]:
     return deals
 
 
+def _seat(value: Any) -> int:
+    """A seat given as a whole number (``2`` or ``"2"``); ValueError for anything else: a float
+    (``2.2`` is no seat, and ``1e400`` is no number), a bool, a list."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value)
+    raise ValueError(value)
+
+
 def _offline_deals(deals: Any) -> list[Any]:
 
     if not isinstance(deals, list) or not deals:
@@ -349,10 +359,10 @@ def _offline_deals(deals: Any) -> list[Any]:
                 _("Deal %(deal)d: give 'finish' as a list of seats.") % {"deal": number}
             )
         try:
-            finish = tuple(int(s) for s in deal.get("finish", []))
-            escape = None if deal.get("escape") is None else int(deal["escape"])
-            leave = None if deal.get("leave") is None else int(deal["leave"])
-        except (TypeError, ValueError):
+            finish = tuple(_seat(s) for s in deal.get("finish", []))
+            escape = None if deal.get("escape") is None else _seat(deal["escape"])
+            leave = None if deal.get("leave") is None else _seat(deal["leave"])
+        except ValueError:
             raise ApplicationError(
                 _("Deal %(deal)d: seats are numbers 0 to 5.") % {"deal": number}
             ) from None
