@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from accounts.models import LoginCode
 from config.exceptions import ApplicationError, NotAllowedError
 from games.models import Player
-from tournaments.models import Team
+from tournaments.models import Registration, Team
+
+logger = logging.getLogger(__name__)
 
 #: Letters and digits that cannot be mistaken for one another when read aloud or copied by hand.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -53,9 +57,14 @@ def login_code_issue(
     issued_by: AbstractBaseUser | None = None,
     valid_for: timedelta = CODE_VALID_FOR,
 ) -> str:
-    """Create a one-time login code for ``user`` and return it in plain text (shown only once)."""
+    """Create a one-time login code for ``user`` and return it in plain text (shown only once).
+
+    Staff and superuser accounts never get one: a code would let whoever issues it in.
+    """
     if not user.is_active:
         raise ApplicationError(_("An inactive account cannot get a login code."))
+    if _privileged(user):
+        raise NotAllowedError(_("Staff and administrator accounts cannot get login codes."))
     code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
     LoginCode.objects.create(
         user=user,
@@ -66,8 +75,38 @@ def login_code_issue(
     return code_format(code)
 
 
+def _privileged(user: AbstractBaseUser) -> bool:
+    return bool(getattr(user, "is_staff", False) or getattr(user, "is_superuser", False))
+
+
 def _throttle_key(client: str) -> str:
     return f"accounts:code-failures:{client}"
+
+
+_UNAVAILABLE = _lazy("Logging in with a code is not possible right now. Try again in a minute.")
+
+
+def _failures(key: str) -> int:
+    """How often ``key`` failed lately; raises ApplicationError when the count cannot be read
+    (the throttle fails closed: guessing codes must never become free)."""
+    try:
+        return int(caches["strict"].get(key, 0))
+    except Exception:  # noqa: BLE001 - any cache failure: refuse rather than guess
+        logger.warning("login-code throttle unavailable", exc_info=True)
+        raise ApplicationError(str(_UNAVAILABLE)) from None
+
+
+def _failure_add(key: str) -> None:
+    cache = caches["strict"]
+    try:
+        cache.add(key, 0, CODE_ATTEMPT_WINDOW)
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, CODE_ATTEMPT_WINDOW)
+    except Exception:  # noqa: BLE001
+        logger.warning("login-code throttle unavailable", exc_info=True)
+        raise ApplicationError(str(_UNAVAILABLE)) from None
 
 
 @transaction.atomic
@@ -78,7 +117,7 @@ def login_code_redeem(*, code: str, client: str = "") -> AbstractBaseUser:
     has failed too often recently (codes cannot be guessed by trying many).
     """
     key = _throttle_key(client)
-    if client and cache.get(key, 0) >= CODE_ATTEMPTS:
+    if client and _failures(key) >= CODE_ATTEMPTS:
         raise ApplicationError(_("Too many wrong codes. Wait a quarter of an hour and try again."))
     normalized = code_normalize(code)
     login_code = None
@@ -92,11 +131,7 @@ def login_code_redeem(*, code: str, client: str = "") -> AbstractBaseUser:
     now = timezone.now()
     if login_code is None or login_code.used_at is not None or login_code.expires_at <= now:
         if client:
-            cache.add(key, 0, CODE_ATTEMPT_WINDOW)
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, CODE_ATTEMPT_WINDOW)
+            _failure_add(key)
         if login_code is not None and login_code.used_at is not None:
             raise ApplicationError(_("This login code has been used already. Ask for a new one."))
         if login_code is not None:
@@ -104,6 +139,9 @@ def login_code_redeem(*, code: str, client: str = "") -> AbstractBaseUser:
         raise ApplicationError(_("This login code is not valid. Check it and try again."))
     if not login_code.user.is_active:
         raise ApplicationError(_("This account is disabled."))
+    if _privileged(login_code.user):
+        # The account became staff after the code was issued: a code never opens such an account.
+        raise ApplicationError(_("This login code is not valid. Check it and try again."))
     login_code.used_at = now
     login_code.save(update_fields=["used_at"])
     return login_code.user
@@ -111,11 +149,12 @@ def login_code_redeem(*, code: str, client: str = "") -> AbstractBaseUser:
 
 @dataclass(frozen=True, slots=True)
 class IssuedCode:
-    """A login code issued to one player of a team."""
+    """A login code issued to one player of a team, or why none was (``refused``)."""
 
     player: Player
     username: str
     code: str
+    refused: str = ""
 
 
 def _username_for(player: Player) -> str:
@@ -147,17 +186,42 @@ def team_login_codes_issue(*, team: Team, issued_by: AbstractBaseUser) -> list[I
         raise NotAllowedError(_("Only an organizer of this event can issue login codes."))
     User = get_user_model()
     issued = []
+    registered = set(
+        Registration.objects.filter(event_id=team.event_id).values_list("player_id", flat=True)
+    )
     for member in team.members.select_related("player__user").order_by("order"):
         player = member.player
         if player.is_bot:
             continue
         user = player.user
+        if player.pk not in registered:
+            issued.append(
+                IssuedCode(
+                    player=player,
+                    username=user.get_username() if user else "",
+                    code="",
+                    refused=_("not registered in this event"),
+                )
+            )
+            continue
+        if user is not None and _privileged(user):
+            issued.append(
+                IssuedCode(
+                    player=player,
+                    username=user.get_username(),
+                    code="",
+                    refused=_("a staff or administrator account: ask an administrator"),
+                )
+            )
+            continue
         if user is None:
             user = User.objects.create_user(username=_username_for(player))
             user.set_unusable_password()
             user.save(update_fields=["password"])
             player.user = user
             player.save(update_fields=["user"])
+        # A new code replaces the player's earlier ones: a sheet handed out before stops working.
+        LoginCode.objects.filter(user=user, used_at__isnull=True).delete()
         code = login_code_issue(user=user, issued_by=issued_by)
         issued.append(IssuedCode(player=player, username=user.get_username(), code=code))
     return issued

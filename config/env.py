@@ -64,7 +64,7 @@ def parse_list(value: str) -> list[str]:
 
 def _test_name(name: str) -> str:
     path = Path(name)
-    return str(path.with_name(f"test_{path.name}"))
+    return str(path.with_name(f"test_{os.getpid()}_{path.name}"))
 
 
 def parse_database_url(url: str, *, conn_max_age: int = 0, pool_size: int = 0) -> dict[str, Any]:

@@ -219,6 +219,8 @@ _CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
 # "presence" is the same store, strict: see config/cache.py.
 if _CACHE_URL:
     _REDIS_CACHE = {
+        # Counts that must not be guessed when Redis is away (login attempts): errors raise.
+        "strict": {"BACKEND": "config.cache.SharedRedisCache", **_REDIS_CACHE},
         "LOCATION": _CACHE_URL,
         "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "luzi"),
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},  # fail fast, never hang
@@ -233,7 +235,7 @@ if _CACHE_URL:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     _LOCAL_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "luzi"}
-    CACHES = {"default": _LOCAL_CACHE, "presence": _LOCAL_CACHE}
+    CACHES = {"default": _LOCAL_CACHE, "presence": _LOCAL_CACHE, "strict": _LOCAL_CACHE}
 if _CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {

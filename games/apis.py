@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -22,6 +23,7 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, NotAllowedError
 from games import selectors, services
+from games.access import table_viewable
 from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain
 from games.models import Table
 
@@ -116,7 +118,10 @@ class TableStateApi(APIView):
     @extend_schema(responses={200: StateSerializer, 404: _REFUSALS[404]})
     def get(self, request: Request, table_id: int) -> Response:
         table = _table(table_id)
-        return Response(selectors.table_state(table=table, seat=seat_of_request(request, table)))
+        seat = seat_of_request(request, table)
+        if not table_viewable(table_id=table.pk, user=request.user, seated=seat is not None):
+            raise Http404
+        return Response(selectors.table_state(table=table, seat=seat))
 
 
 class TableActionApi(APIView):

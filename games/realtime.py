@@ -40,8 +40,8 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import connections
 
-from config.exceptions import ApplicationError
-from games import selectors, services
+from games import selectors
+from games.access import table_viewable
 from games.events import group_name
 from games.models import Match, Table
 
@@ -104,6 +104,8 @@ PRESENCE_SECONDS = 300
 def presence(table_id: int, seat: int, change: int) -> None:
     """Count a seat's open connections (+1 on connect, -1 on close, 0 to just say "still here")."""
     count_key, seen_key = _presence_keys(table_id, seat)
+    if not table_viewable(table_id=table.pk, user=user, seated=seat is not None):
+        return None  # a table of a private event is not there for outsiders
     store = caches["presence"]
     if change:
         store.add(count_key, 0, timeout=PRESENCE_SECONDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors
+from games.access import table_viewable
 from games.models import Table
 from games.practice import practice_table_open
 
@@ -108,6 +109,8 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     view. The page loads its state from the API and keeps it fresh over a WebSocket."""
     table = get_object_or_404(Table, pk=pk)
     seat = seat_of_request(request, table)
+    if not table_viewable(table_id=table.pk, user=request.user, seated=seat is not None):
+        raise Http404
     config: dict[str, Any] = {
         "table": table.pk,
         "seat": seat,

@@ -9,16 +9,20 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
+from games.admin import PlayerAdmin
+from games.models import Player
 from tournaments.i18n import join_list
 from tournaments.models import (
     Event,
     Meet,
     Membership,
     Pairing,
+    Registration,
     ResultSubmission,
     Round,
     RoundEntry,
@@ -27,7 +31,7 @@ from tournaments.models import (
     TeamMember,
     Unit,
 )
-from tournaments.services import event_organizer_add
+from tournaments.services import event_organizer_add, registration_ensure
 
 
 def _is_superuser(request: HttpRequest) -> bool:
@@ -41,20 +45,78 @@ def organized_events(request: HttpRequest) -> QuerySet[Event]:
     return Event.objects.filter(organizers=request.user)
 
 
-class EventScopedAdmin(admin.ModelAdmin):
-    """A ModelAdmin whose rows belong to an event through ``event_path`` ("" for Event itself)."""
+def organized_players(request: HttpRequest) -> QuerySet[Player]:
+    """Return the players the request's user may reach in the admin: those registered in (or
+    playing in a team of) an event they organize."""
+    if _is_superuser(request):
+        return Player.objects.all()
+    events = organized_events(request)
+    return Player.objects.filter(
+        Q(pk__in=Registration.objects.filter(event__in=events).values("player"))
+        | Q(pk__in=TeamMember.objects.filter(event__in=events).values("player"))
+    )
 
-    event_path = "event"
 
-    def _event_filter(self, request: HttpRequest) -> dict[str, Any]:
-        prefix = f"{self.event_path}__" if self.event_path else ""
-        return {f"{prefix}organizers": request.user}
+def _players_in_any_event() -> QuerySet[Player]:
+    return Player.objects.filter(
+        Q(pk__in=Registration.objects.values("player"))
+        | Q(pk__in=TeamMember.objects.values("player"))
+    )
+
+
+def organized_units(request: HttpRequest) -> QuerySet[Unit]:
+    """Return the units the request's user may reach in the admin: those used by an event they
+    organize (a team's unit, or a unit of its players), and those no event uses yet. A unit used
+    only by other events is out of reach."""
+    if _is_superuser(request):
+        return Unit.objects.all()
+    events = organized_events(request)
+    mine = Unit.objects.filter(
+        Q(pk__in=Team.objects.filter(event__in=events).values("unit"))
+        | Q(pk__in=Membership.objects.filter(player__in=organized_players(request)).values("unit"))
+    )
+    used = Unit.objects.filter(
+        Q(pk__in=Team.objects.filter(unit__isnull=False).values("unit"))
+        | Q(pk__in=Membership.objects.filter(player__in=_players_in_any_event()).values("unit"))
+    )
+    return Unit.objects.filter(Q(pk__in=mine.values("pk")) | ~Q(pk__in=used.values("pk")))
+
+
+def _scoped_choices(request: HttpRequest, related_model: Any) -> QuerySet[Any] | None:
+    """The choices an organizer has for a foreign key to ``related_model`` (None: no limit)."""
+    if _is_superuser(request):
+        return None
+    events = organized_events(request)
+    if related_model is Event:
+        return events
+    if related_model is Team:
+        return Team.objects.filter(event__in=events)
+    if related_model is Round:
+        return Round.objects.filter(event__in=events)
+    if related_model is Pairing:
+        return Pairing.objects.filter(round__event__in=events)
+    if related_model is Player:
+        return organized_players(request)
+    if related_model is Unit:
+        return organized_units(request)
+    if related_model is Meet:
+        return Meet.objects.filter(events__in=events).distinct()
+    return None
+
+
+class ScopedAdmin(admin.ModelAdmin):
+    """A ModelAdmin whose rows an organizer reaches only through their own events
+    (``scoped_queryset``); another row answers 403, and every foreign key offers only rows in
+    reach. Superusers see everything."""
+
+    def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        raise NotImplementedError
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset = super().get_queryset(request)
         if _is_superuser(request):
             return queryset
-        return queryset.filter(**self._event_filter(request)).distinct()
+        return self.scoped_queryset(request, queryset)
 
     def get_object(
         self, request: HttpRequest, object_id: str, from_field: str | None = None
@@ -64,7 +126,7 @@ class EventScopedAdmin(admin.ModelAdmin):
             field = from_field or self.model._meta.pk.attname
             try:
                 exists = self.model._default_manager.filter(**{field: object_id}).exists()
-            except (ValueError, ValidationError):
+            except (ValueError, ValidationError, OverflowError):
                 exists = False
             if exists:
                 raise PermissionDenied("This belongs to an event you do not organize.")
@@ -73,17 +135,32 @@ class EventScopedAdmin(admin.ModelAdmin):
     def formfield_for_foreignkey(
         self, db_field: Any, request: HttpRequest, **kwargs: Any
     ) -> forms.ModelChoiceField | None:
-        if not _is_superuser(request):
-            events = organized_events(request)
-            if db_field.related_model is Event:
-                kwargs["queryset"] = events
-            elif db_field.related_model is Team:
-                kwargs["queryset"] = Team.objects.filter(event__in=events)
-            elif db_field.related_model is Round:
-                kwargs["queryset"] = Round.objects.filter(event__in=events)
-            elif db_field.related_model is Pairing:
-                kwargs["queryset"] = Pairing.objects.filter(round__event__in=events)
+        choices = _scoped_choices(request, db_field.related_model)
+        if choices is not None:
+            kwargs["queryset"] = choices
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class ScopedInline(admin.TabularInline):
+    """An inline whose foreign keys offer an organizer only rows of their own events."""
+
+    def formfield_for_foreignkey(
+        self, db_field: Any, request: HttpRequest, **kwargs: Any
+    ) -> forms.ModelChoiceField | None:
+        choices = _scoped_choices(request, db_field.related_model)
+        if choices is not None:
+            kwargs["queryset"] = choices
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class EventScopedAdmin(ScopedAdmin):
+    """A ModelAdmin whose rows belong to an event through ``event_path`` ("" for Event itself)."""
+
+    event_path = "event"
+
+    def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        prefix = f"{self.event_path}__" if self.event_path else ""
+        return queryset.filter(**{f"{prefix}organizers": request.user}).distinct()
 
 
 class TeamMemberFormSet(forms.BaseInlineFormSet):
@@ -101,6 +178,22 @@ class TeamMemberFormSet(forms.BaseInlineFormSet):
         ]
         if len({p.pk for p in chosen}) != len(chosen):
             raise ValidationError(_("A player can appear only once in a team."))
+        registered = set(
+            Registration.objects.filter(event_id=event_id, player__in=chosen).values_list(
+                "player_id", flat=True
+            )
+        )
+        current = set(
+            TeamMember.objects.filter(team_id=self.instance.pk).values_list("player_id", flat=True)
+            if self.instance.pk
+            else ()
+        )
+        outsiders = sorted(p.name for p in chosen if p.pk not in registered and p.pk not in current)
+        if outsiders:
+            raise ValidationError(
+                _("Not registered in this event: %(names)s. Register them first."),
+                params={"names": join_list(outsiders)},
+            )
         elsewhere = TeamMember.objects.filter(event_id=event_id, player__in=chosen)
         if self.instance.pk:
             elsewhere = elsewhere.exclude(team=self.instance)
@@ -112,7 +205,7 @@ class TeamMemberFormSet(forms.BaseInlineFormSet):
             )
 
 
-class TeamMemberInline(admin.TabularInline):
+class TeamMemberInline(ScopedInline):
     model = TeamMember
     formset = TeamMemberFormSet
     extra = 0
@@ -121,7 +214,7 @@ class TeamMemberInline(admin.TabularInline):
     autocomplete_fields = ["player"]
 
 
-class TeamInline(admin.TabularInline):
+class TeamInline(ScopedInline):
     model = Team
     extra = 0
     fields = ["name", "unit", "withdrawn"]
@@ -129,11 +222,54 @@ class TeamInline(admin.TabularInline):
     autocomplete_fields = ["unit"]
 
 
+class RegistrationFormSet(forms.BaseInlineFormSet):
+    """Refuses to take out of the event a player who plays in one of its teams."""
+
+    def clean(self) -> None:
+        super().clean()
+        leaving = [
+            form.instance.player_id
+            for form in self.forms
+            if form.instance.pk and form.cleaned_data.get("DELETE")
+        ]
+        if not leaving:
+            return
+        playing = TeamMember.objects.filter(event=self.instance, player__in=leaving)
+        names = sorted(m.player.name for m in playing.select_related("player"))
+        if names:
+            raise ValidationError(
+                _("Still in a team of this event: %(names)s."),
+                params={"names": join_list(names)},
+            )
+
+
+class RegistrationInline(ScopedInline):
+    """The event's players: a team takes only players registered here."""
+
+    model = Registration
+    formset = RegistrationFormSet
+    extra = 0
+    fields = ["player", "created_at"]
+    readonly_fields = ["created_at"]
+    autocomplete_fields = ["player"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a registration is added or taken out, never moved to another player
+
+
 class RoundInline(admin.TabularInline):
+    """The event's rounds, read-only: a round is drawn, confirmed, started and completed through
+    the round services (the dashboard), which also log each step."""
+
     model = Round
     extra = 0
     fields = ["number", "status"]
+    readonly_fields = fields
     show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Event)
@@ -143,7 +279,7 @@ class EventAdmin(EventScopedAdmin):
     list_filter = ["status", "game", "pairing_format", "is_private", "meet"]
     search_fields = ["name", "meet__name"]
     filter_horizontal = ["organizers"]
-    inlines = [TeamInline, RoundInline]
+    inlines = [RegistrationInline, TeamInline, RoundInline]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if _is_superuser(request):
@@ -235,6 +371,12 @@ class RoundAdmin(EventScopedAdmin):
     # The status moves through the round services (confirm, start, complete) on the dashboard.
     readonly_fields = ["status"]
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Only a draft may be thrown away; a confirmed round's tables and results stay.
+        if obj is not None and obj.status != Round.Status.DRAFT:
+            return False
+        return super().has_delete_permission(request, obj)
+
 
 @admin.register(ResultSubmission)
 class ResultSubmissionAdmin(EventScopedAdmin):
@@ -289,28 +431,93 @@ class RoundEntryAdmin(EventScopedAdmin):
         return False
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(ScopedInline):
     model = Membership
     extra = 0
     fields = ["player", "employee_number"]
     autocomplete_fields = ["player"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)
+        if _is_superuser(request):
+            return queryset
+        return queryset.filter(player__in=organized_players(request))
+
 
 @admin.register(Unit)
-class UnitAdmin(admin.ModelAdmin):
+class UnitAdmin(ScopedAdmin):
     list_display = ["name", "kind", "parent"]
-    list_filter = ["kind", "parent"]
+    list_filter = ["kind"]
     search_fields = ["name"]
     autocomplete_fields = ["parent"]
     inlines = [MembershipInline]
 
+    def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(pk__in=organized_units(request).values("pk"))
+
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ScopedAdmin):
     list_display = ["player", "unit", "employee_number"]
     list_filter = ["unit"]
     search_fields = ["player__name", "unit__name", "employee_number"]
     autocomplete_fields = ["player", "unit"]
+
+    def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(player__in=organized_players(request))
+
+
+class OrganizerPlayerForm(forms.ModelForm):
+    """A new player as an organizer enters one: in one of their events, without an account."""
+
+    event = forms.ModelChoiceField(
+        queryset=Event.objects.none(),
+        label=_lazy("event"),
+        help_text=_lazy("The player is registered in this event."),
+    )
+
+    class Meta:
+        model = Player
+        fields = ["name", "is_bot", "bot_kind"]
+
+
+admin.site.unregister(Player)
+
+
+@admin.register(Player)
+class ScopedPlayerAdmin(ScopedAdmin, PlayerAdmin):
+    """Players: an organizer reaches only the players of their own events and never changes
+    which login account a player has (login codes are issued on the dashboard)."""
+
+    def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(pk__in=organized_players(request).values("pk"))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = list(super().get_readonly_fields(request, obj))
+        if not _is_superuser(request) and obj is not None:
+            fields.append("user")
+        return fields
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None and not _is_superuser(request):
+            kwargs["form"] = OrganizerPlayerForm
+            form = super().get_form(request, obj, change, **kwargs)
+            form.base_fields["event"].queryset = organized_events(request)
+            return form
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None and not _is_superuser(request):
+            return ["event", "name", "is_bot", "bot_kind"]
+        return super().get_fields(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        event = form.cleaned_data.get("event") if not change else None
+        if event is not None:
+            registration_ensure(event=event, players=[obj])
 
 
 class EventInline(admin.TabularInline):
@@ -327,8 +534,11 @@ class EventInline(admin.TabularInline):
 
 
 @admin.register(Meet)
-class MeetAdmin(admin.ModelAdmin):
+class MeetAdmin(ScopedAdmin):
     list_display = ["name", "starts_on", "ends_on", "venue"]
     search_fields = ["name", "venue"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [EventInline]
+
+    def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(events__in=organized_events(request)).distinct()

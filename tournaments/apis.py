@@ -46,15 +46,25 @@ def _event_for(request: Request, pk: int) -> Event:
     return get_object_or_404(events_visible_to(request.user).select_related("meet"), pk=pk)
 
 
+def _hide_draft(request: Request, round: Round) -> None:
+    """A draft round is its organizers' alone: to anyone else it does not exist (404)."""
+    if round.status == Round.Status.DRAFT and not services.event_is_organizer(
+        event=round.event, user=request.user
+    ):
+        raise Http404
+
+
 def _round_for(request: Request, pk: int) -> Round:
     round = get_object_or_404(Round.objects.select_related("event"), pk=pk)
     _event_for(request, round.event_id)
+    _hide_draft(request, round)
     return round
 
 
 def _pairing_for(request: Request, pk: int) -> Pairing:
     pairing = get_object_or_404(Pairing.objects.select_related("round__event", "table"), pk=pk)
     _event_for(request, pairing.round.event_id)
+    _hide_draft(request, pairing.round)
     return pairing
 
 
@@ -176,6 +186,15 @@ class ResultOutput(serializers.ModelSerializer):
             "reviewed_by",
             "reviewed_at",
             "note",
+        ]
+
+
+class PublicResultOutput(ResultOutput):
+    """A confirmed result as anyone may see it: without the accounts that entered or reviewed it."""
+
+    class Meta(ResultOutput.Meta):
+        fields = [
+            f for f in ResultOutput.Meta.fields if f not in ("submitted_by", "reviewed_by", "note")
         ]
 
 
@@ -381,7 +400,10 @@ class EventRoundsApi(APIView):
     @extend_schema(responses=RoundOutput(many=True))
     def get(self, request: Request, pk: int) -> Response:
         event = _event_for(request, pk)
-        return Response(RoundOutput(event.rounds.order_by("number"), many=True).data)
+        rounds = event.rounds.order_by("number")
+        if not services.event_is_organizer(event=event, user=request.user):
+            rounds = rounds.exclude(status=Round.Status.DRAFT)
+        return Response(RoundOutput(rounds, many=True).data)
 
     @extend_schema(request=RoundCreateInput, responses={201: RoundDetailOutput})
     def post(self, request: Request, pk: int) -> Response:
@@ -440,7 +462,9 @@ class PairingResultsApi(APIView):
         pairing = _pairing_for(request, pk)
         versions = pairing.results.select_related("submitted_by", "reviewed_by")
         if not services.event_is_organizer(event=pairing.round.event, user=request.user):
+            # The public sees confirmed results, not which staff accounts entered them.
             versions = versions.filter(status=ResultSubmission.Status.CONFIRMED)
+            return Response(PublicResultOutput(versions, many=True).data)
         return Response(ResultOutput(versions, many=True).data)
 
     @extend_schema(request=ResultInput, responses={201: ResultOutput})

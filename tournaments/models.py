@@ -303,6 +303,30 @@ class Team(models.Model):
         return self.name
 
 
+class Registration(models.Model):
+    """A player entered in an event (its registration): a team of the event takes only these
+    players, and an organizer of the event reaches only these players in the admin."""
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="registrations"
+    )
+    created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event registration")
+        verbose_name_plural = _("event registrations")
+        ordering = ["event", "player__name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="registration_once_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.event}"
+
+
 class TeamMember(models.Model):
     """A player's place (order 0..2) in a team. ``event`` repeats the team's event so that the
     database can

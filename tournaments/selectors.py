@@ -15,6 +15,7 @@ from tournaments.models import (
     Pairing,
     PairingTally,
     PlayerTotal,
+    Registration,
     Round,
     RoundEntry,
     Team,
@@ -39,6 +40,36 @@ def events_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Event]
     if user.is_authenticated:
         return events.filter(Q(is_private=False) | Q(organizers=user)).distinct()
     return events.filter(is_private=False)
+
+
+def table_rule(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> bool | None:
+    """The tournaments' say on who sees a table of one of its rounds (see games.access).
+
+    A draft round's tables are its organizers' alone; a private event's tables are seen by its
+    organizers and its registered players; other tables are for everyone (None: no objection).
+    """
+    row = (
+        Pairing.objects.filter(table_id=table_id)
+        .values("round__status", "round__event_id", "round__event__is_private")
+        .first()
+    )
+    if row is None:
+        return None  # not a table of an event (a practice table)
+    is_draft = row["round__status"] == Round.Status.DRAFT
+    if not is_draft and not row["round__event__is_private"]:
+        return None
+    if user is None or not user.is_authenticated:
+        return False
+    event_id = row["round__event_id"]
+    if getattr(user, "is_superuser", False):
+        return True
+    if Event.objects.filter(pk=event_id, organizers=user).exists():
+        return True
+    if is_draft:
+        return False
+    return Registration.objects.filter(event_id=event_id, player__user=user).exists() or (
+        TeamMember.objects.filter(event_id=event_id, player__user=user).exists()
+    )
 
 
 def meets_for_home(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Meet]:

@@ -31,6 +31,7 @@ from tournaments.models import (
     Membership,
     Pairing,
     PairingTally,
+    Registration,
     Round,
     RoundEntry,
     RoundLog,
@@ -52,6 +53,7 @@ ORGANIZER_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "pairing": ("view", "add", "change", "delete"),
         "roundentry": ("view", "add", "change", "delete"),
         "roundlog": ("view",),
+        "registration": ("view", "add", "delete"),
         "resultsubmission": ("view",),
         "unit": ("view", "add", "change"),
         "membership": ("view", "add", "change", "delete"),
@@ -112,6 +114,13 @@ def membership_ensure(*, player: Player, unit: Unit, employee_number: str = "") 
     return membership
 
 
+def registration_ensure(*, event: Event, players: Sequence[Player]) -> None:
+    """Register ``players`` in ``event`` (those already registered stay as they are)."""
+    Registration.objects.bulk_create(
+        [Registration(event=event, player=player) for player in players], ignore_conflicts=True
+    )
+
+
 @transaction.atomic
 def team_create(
     *, event: Event, name: str, players: Sequence[Player], unit: Unit | None = None
@@ -141,6 +150,7 @@ def team_create(
         names = join_list(sorted(m.player.name for m in taken))
         raise ApplicationError(_("Already in a team of this event: %(names)s.") % {"names": names})
     team = Team.objects.create(event=event, name=name, unit=unit)
+    registration_ensure(event=event, players=players)
     event_results_changed(event=event)
     TeamMember.objects.bulk_create(
         TeamMember(team=team, event=event, player=player, order=order)
@@ -645,8 +655,7 @@ def event_import(
             players=[player_for(p) for p in team.players],
             unit=units[team.unit],
         )
-    for planned in plan.without_team:
-        player_for(planned)
+    registration_ensure(event=event, players=[player_for(p) for p in plan.without_team])
     return plan
 
 

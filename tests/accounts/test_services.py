@@ -14,7 +14,7 @@ from accounts import services
 from accounts.models import LoginCode
 from config.exceptions import ApplicationError, NotAllowedError
 from tests.games.factories import PlayerFactory, UserFactory
-from tournaments.models import Event, Meet, Team, TeamMember
+from tournaments.models import Event, Meet, Registration, Team, TeamMember
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,9 @@ def make_team(organizer=None) -> Team:
         event.organizers.add(organizer)
     team = Team.objects.create(event=event, name="一队")
     for order in range(3):
-        TeamMember.objects.create(team=team, event=event, player=PlayerFactory(), order=order)
+        player = PlayerFactory()
+        Registration.objects.create(event=event, player=player)
+        TeamMember.objects.create(team=team, event=event, player=player, order=order)
     return team
 
 
@@ -103,3 +105,20 @@ def test_only_the_events_organizers_or_a_superuser_issue_codes() -> None:
         services.team_login_codes_issue(team=team, issued_by=UserFactory())
     boss = get_user_model().objects.create_superuser("boss", password="x")
     assert len(services.team_login_codes_issue(team=team, issued_by=boss)) == 3
+
+
+def test_the_code_throttle_fails_closed_when_its_cache_is_away(monkeypatch) -> None:
+    """Redis going away must not make guessing codes free: the attempt is refused, the code kept."""
+    from django.core.cache import caches
+
+    user = UserFactory()
+    code = services.login_code_issue(user=user)
+
+    def away(*_args, **_kwargs):
+        raise ConnectionError("redis is away")
+
+    monkeypatch.setattr(caches["strict"], "get", away)
+    with pytest.raises(ApplicationError, match="not possible right now"):
+        services.login_code_redeem(code=code, client="203.0.113.9")
+    monkeypatch.undo()
+    assert services.login_code_redeem(code=code, client="203.0.113.9") == user

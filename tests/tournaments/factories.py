@@ -7,7 +7,7 @@ from typing import Any
 import factory
 
 from tests.games.factories import PlayerFactory
-from tournaments.models import Event, Meet, Round, Team, TeamMember, Unit
+from tournaments.models import Event, Meet, Registration, Round, Team, TeamMember, Unit
 
 
 class UnitFactory(factory.django.DjangoModelFactory):
@@ -51,9 +51,9 @@ class TeamFactory(factory.django.DjangoModelFactory):
         if not create or extracted is False:
             return
         for order in range(3):
-            TeamMember.objects.create(
-                team=self, event=self.event, player=PlayerFactory(), order=order
-            )
+            player = PlayerFactory()
+            Registration.objects.create(event=self.event, player=player)
+            TeamMember.objects.create(team=self, event=self.event, player=player, order=order)
 
 
 class RoundFactory(factory.django.DjangoModelFactory):

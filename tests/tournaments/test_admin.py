@@ -211,7 +211,7 @@ def test_naming_an_organizer_in_the_admin_gives_them_the_role(world: dict[str, A
         "table_mode": "offline",
         "organizers": [world["theirs"]["organizer"].pk, newcomer.pk],
     }
-    for prefix in ("teams", "rounds"):
+    for prefix in ("registrations", "teams", "rounds"):
         form |= {
             f"{prefix}-TOTAL_FORMS": "0",
             f"{prefix}-INITIAL_FORMS": "0",
@@ -239,7 +239,7 @@ def test_admin_refuses_a_bad_tie_break_order_with_a_message(world: dict[str, Any
         "tie_break_order": '["coin_toss"]',
         "status": event.status,
     }
-    for prefix in ("teams", "rounds"):
+    for prefix in ("registrations", "teams", "rounds"):
         form |= {f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"}
     response = client_for(world["mine"]["organizer"]).post(change_url(event), form)
     assert response.status_code == 200
