@@ -4,9 +4,26 @@ The rules as implemented are in ``docs/shanghai_doudizhu.md``; this package impl
 """
 
 from engine.shanghai_doudizhu.actions import Action, ActionKind
+from engine.shanghai_doudizhu.bots import (  # noqa: E402
+    HeuristicBot,
+    RandomBot,
+    hand_strength,
+    play_deal,
+    play_match,
+)
 from engine.shanghai_doudizhu.deal import HAND_SIZE, KITTY_SIZE, Deal, Phase
 from engine.shanghai_doudizhu.legal import legal_plays, report_sets
+from engine.shanghai_doudizhu.match import Match, MatchEnd  # noqa: E402
 from engine.shanghai_doudizhu.plays import Play, PlayType, classify
+from engine.shanghai_doudizhu.record import (  # noqa: E402
+    Headers,
+    Record,
+    RecordError,
+    ReplayError,
+    match_records,
+    replay,
+    replay_match,
+)
 from engine.shanghai_doudizhu.result import (
     DealResult,
     EscapeKind,
@@ -65,4 +82,18 @@ __all__ = [
     "farmer_amount",
     "legal_plays",
     "report_sets",
+    "HeuristicBot",
+    "RandomBot",
+    "hand_strength",
+    "play_deal",
+    "play_match",
+    "Match",
+    "MatchEnd",
+    "Headers",
+    "Record",
+    "RecordError",
+    "ReplayError",
+    "match_records",
+    "replay",
+    "replay_match",
 ]

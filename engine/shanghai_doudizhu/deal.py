@@ -89,6 +89,7 @@ class Deal:
         if first_bidder is not None and first_bidder not in SEATS:
             raise EngineError(f"first_bidder must be a seat 0-3, not {first_bidder!r}")
         self.seed = seed
+        self.given_first_bidder = first_bidder
         self.rules = rules
         self.base = rules.base
         self.huangfan = huangfan
