@@ -7,6 +7,12 @@ from drf_spectacular.views import SpectacularAPIView
 
 from config.views import healthz
 
+# JSON under /api/, the site's pages elsewhere (config/exceptions.py)
+handler400 = "config.exceptions.bad_request"
+handler403 = "config.exceptions.permission_denied"
+handler404 = "config.exceptions.page_not_found"
+handler500 = "config.exceptions.server_error"
+
 admin.site.site_header = _("Luzi administration")
 admin.site.site_title = _("Luzi")
 admin.site.index_title = _("Tournaments and tables")
