@@ -20,9 +20,9 @@ from typing import Protocol
 from engine.cards import Card, Rank
 from engine.shanghai_doudizhu.actions import Action
 from engine.shanghai_doudizhu.deal import Deal, Phase
-from engine.shanghai_doudizhu.legal import report_sets
+from engine.shanghai_doudizhu.legal import Shape, play_of, report_sets
 from engine.shanghai_doudizhu.match import Match
-from engine.shanghai_doudizhu.plays import Play, power
+from engine.shanghai_doudizhu.plays import JOKER_BOMB_SIZE, PlayType, power
 from engine.shanghai_doudizhu.result import DealResult
 
 __all__ = ["Bot", "HeuristicBot", "RandomBot", "hand_strength", "play_deal", "play_match"]
@@ -70,8 +70,16 @@ _FIGHT_AT = 19.0
 _URGENT = 8
 
 
-def _low(play: Play) -> int:
-    return min(power(c.rank) for c in play.cards)
+def _lead_order(shape: Shape) -> tuple[int, int, int]:
+    """Lowest card first, then the longest play, then the lowest key."""
+    parts = shape[4]
+    return (min(power(r) for r, _ in parts), -sum(n for _, n in parts), shape[1])
+
+
+def _bomb_order(shape: Shape) -> tuple[int, int]:
+    """Weakest bomb first: fewest cards (the four jokers last), then the lowest rank."""
+    size = sum(n for _, n in shape[4])
+    return (JOKER_BOMB_SIZE if shape[2] is None else size, shape[1])
 
 
 class HeuristicBot:
@@ -103,31 +111,45 @@ class HeuristicBot:
 
     def _play(self, deal: Deal, seat: int) -> Action:
         hand = deal.hands[seat]
-        plays = deal.legal_plays(seat)
-        for p in plays:
-            if p.size == len(hand):
-                return Action.play(seat, p.cards)
-        counts = Counter(c.rank for c in hand)
-        kept = {r for r, n in counts.items() if n >= 4}
-        if counts[Rank.SMALL_JOKER] == 2 and counts[Rank.BIG_JOKER] == 2:
-            kept |= {Rank.SMALL_JOKER, Rank.BIG_JOKER}
-        plain = [p for p in plays if not p.is_bomb and not any(c.rank in kept for c in p.cards)]
+        if deal.check_play(seat, hand) is not None:
+            return Action.play(seat, hand)  # go out
         current = deal.current
+        if current is not None:
+            winner = deal.current_seat
+            assert winner is not None
+            if deal.is_farmer(seat) and deal.is_farmer(winner):
+                return Action.pass_(seat)  # never overtake a farmer partner
+        counts = [0] * 17
+        for card in hand:
+            counts[card.rank] += 1
+        kept = [n >= 4 for n in counts]
+        if counts[Rank.SMALL_JOKER] == 2 and counts[Rank.BIG_JOKER] == 2:
+            kept[Rank.SMALL_JOKER] = kept[Rank.BIG_JOKER] = True
+        shapes = deal.legal_shapes(seat)
+        plain: list[Shape] = []
+        bombs: list[Shape] = []
+        for shape in shapes:
+            if shape[0] is PlayType.BOMB:
+                bombs.append(shape)
+                continue
+            for r, _ in shape[4]:
+                if kept[r]:
+                    break
+            else:
+                plain.append(shape)
         if current is None:
-            pool = plain or [p for p in plays if not p.is_bomb] or plays
-            best = min(pool, key=lambda p: (_low(p), -p.size, p.key))
-            return Action.play(seat, best.cards)
-        winner = deal.current_seat
-        assert winner is not None
-        if deal.is_farmer(seat) and deal.is_farmer(winner):
-            return Action.pass_(seat)  # never overtake a farmer partner
+            if plain:
+                best = min(plain, key=_lead_order)
+            else:
+                others = [s for s in shapes if s[0] is not PlayType.BOMB]
+                best = min(others or shapes, key=_lead_order)
+            return Action.play(seat, play_of(hand, best).cards)
         if plain:
-            best = min(plain, key=lambda p: (p.key, p.size))
-            return Action.play(seat, best.cards)
-        bombs = [p for p in plays if p.is_bomb]
+            best = min(plain, key=lambda s: s[1])
+            return Action.play(seat, play_of(hand, best).cards)
         if bombs and self._urgent(deal, seat):
-            best = min(bombs, key=lambda p: p.bomb_strength)
-            return Action.play(seat, best.cards)
+            best = min(bombs, key=_bomb_order)
+            return Action.play(seat, play_of(hand, best).cards)
         return Action.pass_(seat)
 
     def _urgent(self, deal: Deal, seat: int) -> bool:

@@ -30,7 +30,7 @@ from typing import Any
 from engine.cards import Card, format_cards, pack
 from engine.errors import EngineError, IllegalActionError
 from engine.shanghai_doudizhu.actions import Action, ActionKind
-from engine.shanghai_doudizhu.legal import legal_plays, report_sets
+from engine.shanghai_doudizhu.legal import Shape, legal_plays, legal_shapes, report_sets
 from engine.shanghai_doudizhu.plays import Play, card_power, classify
 from engine.shanghai_doudizhu.result import (
     SEATS,
@@ -228,6 +228,17 @@ class Deal:
             declared=self.locked if seat == self.landlord else (),
         )
 
+    def legal_shapes(self, seat: int) -> list[Shape]:
+        """The plays of :meth:`legal_plays` as shapes, without their cards (for bots)."""
+        if self.phase is not Phase.PLAY or seat != self.turn:
+            return []
+        return legal_shapes(
+            self.hands[seat],
+            self.current,
+            bombs=self.bombs_allowed(seat),
+            declared=self.locked if seat == self.landlord else (),
+        )
+
     def system_action(self, seat: int) -> Action:
         """What the system does for ``seat`` on a timeout: PASS when bidding, no 摊打, no 报到,
         打, pass when following, and when leading the lowest single outside the declared sets
@@ -285,14 +296,17 @@ class Deal:
                 raise IllegalActionError(f"{action}: the system plays {expected} here")
         if action.seat != self.turn:
             raise IllegalActionError(f"{action}: not seat {action.seat}'s turn ({self._state()})")
-        handler = {
-            Phase.BID: self._bid,
-            Phase.OPEN: self._open,
-            Phase.REPORT: self._report,
-            Phase.FIGHT: self._fight,
-            Phase.PLAY: self._play,
-        }[self.phase]
-        handler(action)
+        phase = self.phase
+        if phase is Phase.PLAY:
+            self._play(action)
+        elif phase is Phase.BID:
+            self._bid(action)
+        elif phase is Phase.OPEN:
+            self._open(action)
+        elif phase is Phase.REPORT:
+            self._report(action)
+        else:
+            self._fight(action)
         self.actions.append(action)
         self._count_timeout(action)
 
@@ -409,14 +423,18 @@ class Deal:
 
     def _take(self, action: Action) -> None:
         hand = self.hands[action.seat]
-        lacking = Counter(action.cards) - Counter(hand)
-        if lacking:
-            raise IllegalActionError(
-                f"{action}: seat {action.seat} does not hold "
-                f"{format_cards(sorted(lacking.elements()))}"
-            )
+        taken: list[Card] = []
         for card in action.cards:
-            hand.remove(card)
+            try:
+                hand.remove(card)
+            except ValueError:
+                hand.extend(taken)
+                lacking = Counter(action.cards) - Counter(hand)
+                raise IllegalActionError(
+                    f"{action}: seat {action.seat} does not hold "
+                    f"{format_cards(sorted(lacking.elements()))}"
+                ) from None
+            taken.append(card)
 
     def _play(self, action: Action) -> None:
         seat = action.seat
@@ -438,6 +456,29 @@ class Deal:
                 self.turn = (seat + 1) % 4
             return
         self._expect(action, ActionKind.PLAY, ActionKind.PASS)
+        play, locked_set = self._judge(action)
+        self._take(action)
+        if locked_set is not None:
+            self.locked.remove(locked_set)
+        if play.is_bomb:
+            self.bombs[seat] += 1
+        self.pile.extend(action.cards)
+        self.trick.append(action)
+        self.current = play
+        self.current_seat = seat
+        self.passes = 0
+        if not self.hands[seat]:
+            self.last_trick = (seat, tuple(self.trick))
+            assert self.landlord is not None
+            outcome = Outcome.LANDLORD if seat == self.landlord else Outcome.FARMERS
+            self._end(deal_result(self.landlord, outcome, self.factors(), self.rules))
+            return
+        self.turn = (seat + 1) % 4
+
+    def _judge(self, action: Action) -> tuple[Play, Play | None]:
+        """The play of ``action`` and the declared set it plays (if one), or raise why not
+        (holding the cards is checked when they are taken)."""
+        seat = action.seat
         play = classify(action.cards)
         if play is None:
             raise IllegalActionError(f"{action}: {format_cards(action.cards)} is not a play")
@@ -462,23 +503,18 @@ class Deal:
                         f"({', '.join(map(str, self.locked))})"
                     )
                 locked_set = touched[0]
-        self._take(action)
-        if locked_set is not None:
-            self.locked.remove(locked_set)
-        if play.is_bomb:
-            self.bombs[seat] += 1
-        self.pile.extend(action.cards)
-        self.trick.append(action)
-        self.current = play
-        self.current_seat = seat
-        self.passes = 0
-        if not self.hands[seat]:
-            self.last_trick = (seat, tuple(self.trick))
-            assert self.landlord is not None
-            outcome = Outcome.LANDLORD if seat == self.landlord else Outcome.FARMERS
-            self._end(deal_result(self.landlord, outcome, self.factors(), self.rules))
-            return
-        self.turn = (seat + 1) % 4
+        return play, locked_set
+
+    def check_play(self, seat: int, cards: Sequence[Card]) -> Play | None:
+        """The play if ``seat`` may play ``cards`` now, else ``None`` (nothing changes)."""
+        if self.phase is not Phase.PLAY or seat != self.turn or not cards:
+            return None
+        if classify(cards) is None or Counter(cards) - Counter(self.hands[seat]):
+            return None
+        try:
+            return self._judge(Action.play(seat, cards))[0]
+        except IllegalActionError:
+            return None
 
     def _count_timeout(self, action: Action) -> None:
         seat = action.seat

@@ -15,6 +15,7 @@ only whole, alone, as one bomb.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from engine.cards import Card, Rank
@@ -27,20 +28,22 @@ from engine.shanghai_doudizhu.plays import (
     sort_key,
 )
 
-__all__ = ["declared_ranks", "legal_plays", "report_sets"]
+__all__ = ["Shape", "declared_ranks", "legal_plays", "legal_shapes", "play_of", "report_sets"]
 
 _SJ = int(Rank.SMALL_JOKER)
 _BJ = int(Rank.BIG_JOKER)
 _ACE = int(Rank.ACE)
 _NATURAL = tuple(range(2, 15))
 _ALL_RANKS = tuple(range(2, 17))
+_P: tuple[int, ...] = tuple(power(r) if r >= 2 else 0 for r in range(17))
+_R: tuple[Rank, ...] = tuple(Rank(max(r, 2)) for r in range(17))
 # chain position -> rank value
 _POS_RANK: tuple[int, ...] = tuple(int(chain_rank(p)) if p else 0 for p in range(15))
 _SEQ_TYPE = {1: PlayType.STRAIGHT, 2: PlayType.PAIR_STRAIGHT, 3: PlayType.TRIPLE_STRAIGHT}
 _SEQ_MIN = {1: 5, 2: 3, 3: 2}
 
-# A generated play: (type, key, key rank or None, run length, [(rank, count), ...])
-_Gen = tuple[PlayType, int, Rank | None, int, list[tuple[int, int]]]
+#: A play without its cards: (type, key, key rank or None, run length, [(rank, count), ...]).
+Shape = tuple[PlayType, int, Rank | None, int, list[tuple[int, int]]]
 
 
 def report_sets(hand: Sequence[Card]) -> list[Play]:
@@ -73,6 +76,45 @@ def _by_rank(hand: Sequence[Card]) -> list[list[Card]]:
     return by_rank
 
 
+def legal_shapes(
+    hand: Sequence[Card],
+    over: Play | None = None,
+    *,
+    bombs: bool = True,
+    declared: Sequence[Play] = (),
+) -> list[Shape]:
+    """The legal plays of :func:`legal_plays` as shapes (type, key, key rank, run length,
+    [(rank, count), ...]), without choosing cards: what a bot scans cheaply."""
+    cnt = [0] * 17
+    for card in hand:
+        cnt[card.rank] += 1
+    for r in declared_ranks(declared):
+        cnt[r] = 0
+    shapes = list(_lead(cnt, bombs) if over is None else _follow(cnt, over, bombs))
+    if bombs:
+        for p in declared:
+            if over is None or p.beats(over):
+                parts = sorted(Counter(c.rank for c in p.cards).items())
+                shapes.append(
+                    (PlayType.BOMB, p.key, p.key_rank, 1, [(int(r), n) for r, n in parts])
+                )
+    return shapes
+
+
+def play_of(hand: Sequence[Card], shape: Shape) -> Play:
+    """The play of ``shape`` made of ``hand``'s cards (lowest suits first)."""
+    return _build(_by_rank(hand), shape)
+
+
+def _build(by_rank: list[list[Card]], shape: Shape) -> Play:
+    kind, key, key_rank, length, parts = shape
+    cards: list[Card] = []
+    for r, n in parts:
+        cards.extend(by_rank[r][:n])
+    cards.sort(key=sort_key)
+    return Play(kind, tuple(cards), key, key_rank, length)
+
+
 def legal_plays(
     hand: Sequence[Card],
     over: Play | None = None,
@@ -85,37 +127,18 @@ def legal_plays(
     ``bombs`` is whether the seat may still play a bomb; ``declared`` its declared 报到 sets.
     """
     by_rank = _by_rank(hand)
-    cnt = [len(cards) for cards in by_rank]
-    locked = declared_ranks(declared)
-    for r in locked:
-        cnt[r] = 0
-    out: list[Play] = []
-    if over is None:
-        gens: Iterator[_Gen] = _lead(cnt, bombs)
-    else:
-        gens = _follow(cnt, over, bombs)
-    for kind, key, key_rank, length, parts in gens:
-        cards: list[Card] = []
-        for r, n in parts:
-            cards.extend(by_rank[r][:n])
-        cards.sort(key=sort_key)
-        out.append(Play(kind, tuple(cards), key, key_rank, length))
-    if bombs:
-        for p in declared:
-            if over is None or p.beats(over):
-                out.append(p)
-    return out
+    return [_build(by_rank, s) for s in legal_shapes(hand, over, bombs=bombs, declared=declared)]
 
 
-def _lead(cnt: list[int], bombs: bool) -> Iterator[_Gen]:
+def _lead(cnt: list[int], bombs: bool) -> Iterator[Shape]:
     for r in _ALL_RANKS:
         c = cnt[r]
         if c >= 1:
-            yield (PlayType.SINGLE, power(r), Rank(r), 1, [(r, 1)])
+            yield (PlayType.SINGLE, _P[r], _R[r], 1, [(r, 1)])
         if c >= 2:
-            yield (PlayType.PAIR, power(r), Rank(r), 1, [(r, 2)])
+            yield (PlayType.PAIR, _P[r], _R[r], 1, [(r, 2)])
         if c >= 3:
-            yield (PlayType.TRIPLE, power(r), Rank(r), 1, [(r, 3)])
+            yield (PlayType.TRIPLE, _P[r], _R[r], 1, [(r, 3)])
     yield from _triple_pairs(cnt, 0)
     for m in (1, 2, 3):
         yield from _runs(cnt, m, _SEQ_MIN[m], 14, 0)
@@ -124,7 +147,7 @@ def _lead(cnt: list[int], bombs: bool) -> Iterator[_Gen]:
         yield from _bombs(cnt, (0, 0))
 
 
-def _follow(cnt: list[int], over: Play, bombs: bool) -> Iterator[_Gen]:
+def _follow(cnt: list[int], over: Play, bombs: bool) -> Iterator[Shape]:
     kind = over.type
     if kind is PlayType.BOMB:
         if bombs:
@@ -134,8 +157,8 @@ def _follow(cnt: list[int], over: Play, bombs: bool) -> Iterator[_Gen]:
     if kind in (PlayType.SINGLE, PlayType.PAIR, PlayType.TRIPLE):
         n = over.size
         for r in _ALL_RANKS:
-            if cnt[r] >= n and power(r) > key:
-                yield (kind, power(r), Rank(r), 1, [(r, n)])
+            if cnt[r] >= n and _P[r] > key:
+                yield (kind, _P[r], _R[r], 1, [(r, n)])
     elif kind is PlayType.TRIPLE_PAIR:
         yield from _triple_pairs(cnt, key)
     elif kind is PlayType.AIRPLANE:
@@ -147,12 +170,12 @@ def _follow(cnt: list[int], over: Play, bombs: bool) -> Iterator[_Gen]:
         yield from _bombs(cnt, (0, 0))
 
 
-def _triple_pairs(cnt: list[int], above: int) -> Iterator[_Gen]:
+def _triple_pairs(cnt: list[int], above: int) -> Iterator[Shape]:
     for t in _NATURAL:
-        if cnt[t] >= 3 and power(t) > above:
+        if cnt[t] >= 3 and _P[t] > above:
             for p in _ALL_RANKS:
                 if p != t and cnt[p] >= 2:
-                    yield (PlayType.TRIPLE_PAIR, power(t), Rank(t), 1, [(t, 3), (p, 2)])
+                    yield (PlayType.TRIPLE_PAIR, _P[t], _R[t], 1, [(t, 3), (p, 2)])
 
 
 def _run_starts(cnt: list[int], m: int) -> list[int]:
@@ -167,7 +190,7 @@ def _run_starts(cnt: list[int], m: int) -> list[int]:
     return reach
 
 
-def _runs(cnt: list[int], m: int, shortest: int, longest: int, above: int) -> Iterator[_Gen]:
+def _runs(cnt: list[int], m: int, shortest: int, longest: int, above: int) -> Iterator[Shape]:
     kind = _SEQ_TYPE[m]
     reach = _run_starts(cnt, m)
     for start in range(1, 15):
@@ -185,7 +208,7 @@ def _runs(cnt: list[int], m: int, shortest: int, longest: int, above: int) -> It
             yield (kind, end, chain_rank(end), length, parts)
 
 
-def _airplanes(cnt: list[int], only: int | None, above: int) -> Iterator[_Gen]:
+def _airplanes(cnt: list[int], only: int | None, above: int) -> Iterator[Shape]:
     treach = _run_starts(cnt, 3)
     preach = _run_starts(cnt, 2)
     for tstart in range(1, 15):
@@ -206,10 +229,10 @@ def _airplanes(cnt: list[int], only: int | None, above: int) -> Iterator[_Gen]:
                 yield (PlayType.AIRPLANE, tend, chain_rank(tend), k, parts)
 
 
-def _bombs(cnt: list[int], above: tuple[int, int]) -> Iterator[_Gen]:
+def _bombs(cnt: list[int], above: tuple[int, int]) -> Iterator[Shape]:
     for r in _NATURAL:
         for size in range(4, cnt[r] + 1):
-            if (size, power(r)) > above:
-                yield (PlayType.BOMB, power(r), Rank(r), 1, [(r, size)])
+            if (size, _P[r]) > above:
+                yield (PlayType.BOMB, _P[r], _R[r], 1, [(r, size)])
     if cnt[_SJ] == 2 and cnt[_BJ] == 2 and above < (JOKER_BOMB_SIZE, 0):
         yield (PlayType.BOMB, 0, None, 1, [(_SJ, 2), (_BJ, 2)])
