@@ -1,7 +1,8 @@
 # Luzi: `make demo` runs the demo site, `make test` runs the tests. Both do all set-up from a fresh clone:
 # a virtualenv in .venv, the package with its dev extras, compiled translations, migrations.
-# Defaults need no server: SQLite and a filesystem Celery broker under var/. Set DATABASE_URL and
-# CELERY_BROKER_URL to use PostgreSQL and Redis instead (as .ci/run does).
+# Defaults need no server: SQLite files under var/, the site's database and the embedded Celery broker
+# (config/broker.py). Set DATABASE_URL and CELERY_BROKER_URL to use PostgreSQL and Redis instead
+# (as .ci/run does).
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -18,9 +19,16 @@ demo: setup migrate
 	@echo ""
 	@echo "Luzi demo: http://127.0.0.1:$(PORT)/   administration: http://127.0.0.1:$(PORT)/admin/"
 	@echo "Log in as 'admin' (superuser) or 'organizer' with the passwords printed above. Ctrl-C stops."
-	@echo "A Celery worker (with beat) runs beside the site; bots play the event's first rounds."
-	@$(PY) -m celery -A config worker --beat --loglevel WARNING --concurrency 2 \
-		--schedule $(VAR)/celerybeat-schedule >$(VAR)/demo-worker.log 2>&1 & worker=$$!; \
+	@echo "A Celery worker (with beat, started again if it dies) runs beside the site; bots play the event's first rounds."
+	@: >$(VAR)/demo-worker.log
+	@( trap 'kill $$w 2>/dev/null; wait $$w; exit 0' INT TERM; \
+	  while :; do \
+		$(PY) -m celery -A config worker --beat --loglevel WARNING --concurrency 2 \
+			--schedule $(VAR)/celerybeat-schedule >>$(VAR)/demo-worker.log 2>&1 & w=$$!; \
+		wait $$w; rc=$$?; \
+		echo "$$(date -u +%FT%TZ) make demo: the worker exited ($$rc), starting it again" \
+			>>$(VAR)/demo-worker.log; sleep 1; \
+	  done ) & worker=$$!; \
 	$(PY) manage.py demo_play --rounds 2 >$(VAR)/demo-play.log 2>&1 & play=$$!; \
 	trap 'kill $$play $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver --noreload 127.0.0.1:$(PORT)

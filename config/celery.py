@@ -8,6 +8,9 @@ from typing import Any
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
 
+from config.broker import register as register_embedded_broker
+
+register_embedded_broker()  # sqlite:// broker URLs: the embedded broker of a fresh clone
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("luzi")

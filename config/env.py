@@ -23,8 +23,22 @@ VAR_DIR = BASE_DIR / "var"
 DEV_SECRET_KEY = "django-insecure-luzi-development-key-do-not-use-in-production"
 
 DEFAULT_DATABASE_URL = f"sqlite:///{VAR_DIR / 'luzi.sqlite3'}"
-#: kombu's filesystem transport: an embedded broker that needs no server and works across processes.
-DEFAULT_BROKER_URL = "filesystem://localhost//"
+
+
+def default_broker_url(folder: str = "") -> str:
+    """Return the embedded broker's URL (config/broker.py): ``broker.sqlite3`` in ``folder``
+    (LUZI_BROKER_DIR; relative to the project), else in var/.
+
+    >>> default_broker_url("/tmp/luzi")
+    'sqlite:////tmp/luzi/broker.sqlite3'
+    """
+    directory = BASE_DIR / folder if folder else VAR_DIR  # an absolute folder stays as it is
+    return f"sqlite:///{directory / 'broker.sqlite3'}"
+
+
+#: The embedded broker, a SQLite file of its own beside the database: no server, safe across
+#: processes (config/broker.py).
+DEFAULT_BROKER_URL = default_broker_url()
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -63,6 +77,9 @@ def parse_list(value: str) -> list[str]:
 
 
 def _test_name(name: str) -> str:
+    # One test database file per test process: two test runs side by side (two checkouts, or two
+    # people's runs on one machine) must never share, and so corrupt, one SQLite file. Worker
+    # processes that tests start are given this name explicitly (tests/workers.py).
     path = Path(name)
     return str(path.with_name(f"test_{os.getpid()}_{path.name}"))
 
@@ -187,7 +204,8 @@ class Env:
                 database_url, conn_max_age=conn_max_age, pool_size=pool_size
             ),
             database_url=database_url,
-            broker_url=env.get("CELERY_BROKER_URL", "").strip() or DEFAULT_BROKER_URL,
+            broker_url=env.get("CELERY_BROKER_URL", "").strip()
+            or default_broker_url(env.get("LUZI_BROKER_DIR", "").strip()),
             result_backend=env.get("CELERY_RESULT_BACKEND", "").strip() or None,
             secure_ssl_redirect=parse_bool(
                 "SECURE_SSL_REDIRECT", env.get("SECURE_SSL_REDIRECT", "false" if debug else "true")

@@ -2,14 +2,13 @@
 
 See config/env.py for the variables (DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, DEBUG,
 ALLOWED_HOSTS, ...).
-Without any of them a fresh clone runs on a SQLite file and an embedded filesystem broker under
-var/.
+Without any of them a fresh clone runs on a SQLite file and an embedded broker (another SQLite
+file, config/broker.py) under var/.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
@@ -154,19 +153,13 @@ SPECTACULAR_SETTINGS = {
 # --- Celery ---------------------------------------------------------------------------------------
 CELERY_BROKER_URL = ENV.broker_url
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
-if CELERY_BROKER_URL.startswith("filesystem://"):
-    # `make test` gives the tests (and the workers they start) a folder of their own, so a demo
-    # worker running beside them never takes their messages.
-    BROKER_DIR = Path(os.environ.get("LUZI_BROKER_DIR") or VAR_DIR / "broker")
-    for folder in ("queue", "processed", "control"):
-        (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
+if CELERY_BROKER_URL.startswith("sqlite://"):
+    # The embedded broker (config/broker.py), a SQLite file of its own. `make test` gives the tests
+    # (and the workers they start) a file of their own (LUZI_BROKER_DIR), so a demo worker running
+    # beside them never takes their messages.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(BROKER_DIR / "queue"),
-        "data_folder_out": str(BROKER_DIR / "queue"),
-        "processed_folder": str(BROKER_DIR / "processed"),
-        "control_folder": str(BROKER_DIR / "control"),
-        "store_processed": False,
         "polling_interval": 0.1,  # a bot's turn is picked up at once, not up to 1 s late
+        "timeout": 30,  # seconds a publish or a take waits for another process's write
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_BACKEND = ENV.result_backend
@@ -219,8 +212,6 @@ _CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
 # "presence" is the same store, strict: see config/cache.py.
 if _CACHE_URL:
     _REDIS_CACHE = {
-        # Counts that must not be guessed when Redis is away (login attempts): errors raise.
-        "strict": {"BACKEND": "config.cache.SharedRedisCache", **_REDIS_CACHE},
         "LOCATION": _CACHE_URL,
         "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "luzi"),
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},  # fail fast, never hang
@@ -228,6 +219,8 @@ if _CACHE_URL:
     CACHES = {
         "default": {"BACKEND": "config.cache.TolerantRedisCache", **_REDIS_CACHE},
         "presence": {"BACKEND": "config.cache.SharedRedisCache", **_REDIS_CACHE},
+        # Counts that must not be guessed when Redis is away (login attempts): errors raise.
+        "strict": {"BACKEND": "config.cache.SharedRedisCache", **_REDIS_CACHE},
     }
     # Sessions are read from the shared cache (written through to the database): one query
     # less on every request. Never with per-process caches, where a logout in one process would

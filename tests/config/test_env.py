@@ -75,7 +75,9 @@ def test_defaults_need_no_server() -> None:
     assert env.debug is False
     assert env.database["ENGINE"] == "django.db.backends.sqlite3"
     assert Path(env.database["NAME"]).parent == BASE_DIR / "var"
-    assert env.broker_url == DEFAULT_BROKER_URL == "filesystem://localhost//"
+    assert (
+        env.broker_url == DEFAULT_BROKER_URL == f"sqlite:///{BASE_DIR / 'var' / 'broker.sqlite3'}"
+    )
     assert env.secret_key == DEV_SECRET_KEY
     assert env.allowed_hosts == ["localhost", "127.0.0.1", "[::1]"]
     assert env.secure_ssl_redirect is True and env.secure_cookies is True and env.hsts_seconds > 0
