@@ -429,7 +429,7 @@ def _score(args: argparse.Namespace) -> int:
 
 def _escape(args: argparse.Namespace) -> int:
     if args.between_deals:
-        if args.mode is not None or args.finish is not None:
+        if args.mode is not None or args.finish:
             raise CommandError("--between-deals takes no --mode and no --finish")
         r = leave_result(args.seat, base_score=args.base, base_silver=args.silver)
     else:
