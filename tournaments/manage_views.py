@@ -132,9 +132,19 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         _attempt(request, lambda: services.round_start(round=round, user=user), _("Started."))
     elif action == "complete":
         force = request.POST.get("force") == "1"
+        reason = request.POST.get("reason", "").strip()[:300]
+        if force and (request.POST.get("confirm") != "1" or not reason):
+            messages.error(
+                request,
+                _(
+                    "To complete a round with unfinished tables, tick the confirmation and say "
+                    "why: the reason goes into the round's log."
+                ),
+            )
+            return _dashboard(event)
         _attempt(
             request,
-            lambda: services.round_complete(round=round, user=user, force=force),
+            lambda: services.round_complete(round=round, user=user, force=force, reason=reason),
             _("Completed."),
         )
     elif action == "tables":
@@ -246,25 +256,98 @@ def _pairing(request: HttpRequest, pk: int, pairing: int) -> tuple[Event, Pairin
     )
 
 
+#: Places a referee picks per deal: a deal ends once a whole side is out, by the fifth at most.
+PICKED_PLACES = 5
+
+
+def _picked_deals(request: HttpRequest, rows: int) -> list[dict[str, Any]]:
+    """The deals chosen with the seat pickers (``d1_1`` ... ``d1_5``, ``d1_escape``,
+    ``d1_leave``); blank rows are skipped. ValueError for a value that is no seat."""
+    deals: list[dict[str, Any]] = []
+    for n in range(1, rows + 1):
+        finish = [request.POST.get(f"d{n}_{k}", "") for k in range(1, PICKED_PLACES + 1)]
+        escape = request.POST.get(f"d{n}_escape", "")
+        leave = request.POST.get(f"d{n}_leave", "")
+        if not any(finish) and not escape and not leave:
+            continue
+        deal: dict[str, Any] = {"finish": [_seat_value(v) for v in finish if v]}
+        if escape:
+            deal["escape"] = _seat_value(escape)
+        if leave:
+            deal["leave"] = _seat_value(leave)
+        deals.append(deal)
+    return deals
+
+
+def _seat_value(value: str) -> int:
+    if value.isascii() and value.isdigit() and int(value) <= 5:
+        return int(value)
+    raise ValueError(value)
+
+
+def _deals_text(deals: list[dict[str, Any]]) -> str:
+    """The deals in the referee's line notation (``1 0 escape 3``), to carry a preview's sheet."""
+    lines = []
+    for deal in deals:
+        words = [str(s) for s in deal.get("finish", [])]
+        if deal.get("escape") is not None:
+            words += ["escape", str(deal["escape"])]
+        if deal.get("leave") is not None:
+            words += ["leave", str(deal["leave"])]
+        lines.append(" ".join(words))
+    return "\n".join(lines)
+
+
+def _picker_rows(request: HttpRequest, rows: int) -> list[dict[str, Any]]:
+    """The seat pickers' rows with what was chosen in them (for the form shown again)."""
+    post = request.POST if request.method == "POST" else {}
+    return [
+        {
+            "number": n,
+            "places": [(k, post.get(f"d{n}_{k}", "")) for k in range(1, PICKED_PLACES + 1)],
+            "escape": post.get(f"d{n}_escape", ""),
+            "leave": post.get(f"d{n}_leave", ""),
+        }
+        for n in range(1, rows + 1)
+    ]
+
+
 @login_required
 def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
+    """An offline table's result: the referee picks each deal's finishing order by name, sees
+    what the engine makes of it (tribute, points, levels, 过A), then enters it; a second person
+    confirms or rejects a version after seeing the same preview."""
     event, p = _pairing(request, pk, pairing)
+    rows = max(event.deals_per_match, 1)
+    preview = None
+    sheet = ""
     if request.method == "POST":
         action = request.POST.get("action", "submit")
-        if action == "submit":
+        if action in ("submit", "preview"):
             try:
-                deals = results_services.deals_parse(request.POST.get("deals", ""))
+                text = request.POST.get("deals", "")
+                if text.strip():
+                    deals = results_services.deals_parse(text)
+                else:
+                    deals = _picked_deals(request, rows)
                 first_dealer = int(request.POST.get("first_dealer", ""))
-                results_services.result_submit(
-                    pairing=p, user=request.user, first_dealer=first_dealer, deals=deals
-                )
+                if action == "preview":
+                    preview = results_services.result_preview(
+                        pairing=p, user=request.user, first_dealer=first_dealer, deals=deals
+                    )
+                    sheet = _deals_text(deals)
+                else:
+                    results_services.result_submit(
+                        pairing=p, user=request.user, first_dealer=first_dealer, deals=deals
+                    )
             except ValueError:
-                messages.error(request, _("The first dealer is a seat from 0 to 5."))
+                messages.error(request, _("The first dealer and every pick are seats from 0 to 5."))
             except ApplicationError as error:
                 messages.error(request, error.message)
             else:
-                messages.success(request, _("Entered: a second person must now confirm it."))
-                return redirect("tournaments:table_result", event.pk, p.pk)
+                if action == "submit":
+                    messages.success(request, _("Entered: a second person must now confirm it."))
+                    return redirect("tournaments:table_result", event.pk, p.pk)
         else:
             submission_id = _posted_id(request, "submission")
             if submission_id is None:
@@ -291,6 +374,10 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             if done:
                 return redirect("tournaments:table_result", event.pk, p.pk)
     seats = list(p.table.seats.select_related("player").order_by("seat"))
+    versions = list(p.results.select_related("submitted_by", "reviewed_by").order_by("-version"))
+    confirmed = next((v for v in versions if v.status == ResultSubmission.Status.CONFIRMED), None)
+    shown = [v for v in versions if v.status == ResultSubmission.Status.PENDING or v is confirmed]
+    previews = {v.pk: results_services.submission_preview(submission=v) for v in shown}
     return render(
         request,
         "tournaments/manage/table_result.html",
@@ -298,9 +385,12 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             "event": event,
             "pairing": p,
             "seats": seats,
-            "versions": p.results.select_related("submitted_by", "reviewed_by").order_by(
-                "-version"
-            ),
+            "versions": [(v, previews.get(v.pk)) for v in versions],
+            "confirmed": confirmed,
+            "pending": any(v.status == ResultSubmission.Status.PENDING for v in versions),
+            "rows": _picker_rows(request, rows),
+            "preview": preview,
+            "sheet": sheet,
             "form": request.POST if request.method == "POST" else {},
             "is_organizer": True,
         },

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -18,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
-from games.models import Deal, Match, Table, TableSeat
+from games.models import Deal, Match, Table, TableSeat, level_label
 from games.services import OfflineDeal, offline_match_record
 from tournaments.models import (
     Event,
@@ -380,6 +381,189 @@ def _offline_deals(deals: Any) -> list[Any]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class PreviewSeat:
+    """A seat of the table as the preview names it."""
+
+    seat: int
+    name: str
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewDeal:
+    """One deal as the engine scored it, with names: what the referee and the confirmer read."""
+
+    number: int
+    dealer: PreviewSeat | None
+    finish: tuple[PreviewSeat, ...]
+    escape: PreviewSeat | None
+    leave: PreviewSeat | None
+    winner: str  # a team's name, "" for a draw or an escape
+    multiplier: int
+    payers: tuple[PreviewSeat, ...]
+    receivers: tuple[PreviewSeat, ...]
+    points_a: int
+    points_b: int
+    levels_before: tuple[str, str]
+    levels: tuple[str, str]
+    passed_a: bool
+    why: str  # why the levels moved (or did not)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultPreview:
+    """What the engine computed from a referee's sheet, before anything is written."""
+
+    team_a: str
+    team_b: str
+    deals: tuple[PreviewDeal, ...]
+    points_a: int
+    points_b: int
+    level_a: str
+    level_b: str
+    finished: bool
+    winner: str
+    end_reason: str
+
+
+def _levels_why(result: dict[str, Any], names: dict[str, str]) -> str:
+    """Why the levels moved after a deal, or why they did not: only the dealer team goes up."""
+    winner, dealer = result.get("winner"), result.get("dealer_team")
+    before, after = result.get("levels_before") or {}, result.get("levels") or {}
+    if winner is None:
+        return _("A draw: nobody goes up.")
+    if result.get("passed_a"):
+        return _("%(team)s passed A and wins the match (过A).") % {"team": names[winner]}
+    if before.get(winner) != after.get(winner):
+        return _("%(team)s won as the dealer team: up from %(before)s to %(after)s.") % {
+            "team": names[winner],
+            "before": before.get(winner),
+            "after": after.get(winner),
+        }
+    if winner != dealer:
+        return _(
+            "%(team)s won but was not the dealer team: no level up (only the dealer team goes "
+            "up); %(team)s deals next."
+        ) % {"team": names[winner]}
+    return _("%(team)s won at its level: no level up.") % {"team": names[winner]}
+
+
+def _preview_of(pairing: Pairing, match: Match) -> ResultPreview:
+    names = {"A": pairing.team_a.name, "B": pairing.team_b.name}
+    people = {
+        s.seat: PreviewSeat(s.seat, s.player.name, names["A" if s.seat % 2 == 0 else "B"])
+        for s in pairing.table.seats.select_related("player")
+    }
+
+    def seat(value: Any) -> PreviewSeat | None:
+        if value is None:
+            return None
+        return people.get(value) or PreviewSeat(value, "", names["A" if value % 2 == 0 else "B"])
+
+    def seats(values: Iterable[Any]) -> tuple[PreviewSeat, ...]:
+        return tuple(x for x in (seat(v) for v in values) if x is not None)
+
+    deals = []
+    for row in match.deals.order_by("number"):
+        result = row.result or {}
+        before = result.get("levels_before") or {}
+        after = result.get("levels") or before
+        escape = result.get("seat") if result.get("outcome") == "escape" else None
+        deals.append(
+            PreviewDeal(
+                number=row.number,
+                dealer=seat(row.dealer_seat),
+                finish=seats(row.finishing_order or result.get("finish") or []),
+                escape=seat(escape),
+                leave=None,
+                winner=names.get(result.get("winner") or "", ""),
+                multiplier=int(result.get("multiplier") or 0),
+                payers=seats(result.get("payers") or []),
+                receivers=seats(result.get("receivers") or []),
+                points_a=row.points_a,
+                points_b=row.points_b,
+                levels_before=(str(before.get("A", "")), str(before.get("B", ""))),
+                levels=(str(after.get("A", "")), str(after.get("B", ""))),
+                passed_a=bool(result.get("passed_a")),
+                why=_("An escape ends the match.")
+                if escape is not None
+                else _levels_why(result, names),
+            )
+        )
+    if match.left_seat is not None:
+        deals.append(
+            PreviewDeal(
+                number=len(deals) + 1,
+                dealer=None,
+                finish=(),
+                escape=None,
+                leave=seat(match.left_seat),
+                winner="",
+                multiplier=0,
+                payers=(),
+                receivers=(),
+                points_a=match.points_a - sum(d.points_a for d in deals),
+                points_b=match.points_b - sum(d.points_b for d in deals),
+                levels_before=("", ""),
+                levels=("", ""),
+                passed_a=False,
+                why=_("Leaving before a deal ends the match."),
+            )
+        )
+    return ResultPreview(
+        team_a=names["A"],
+        team_b=names["B"],
+        deals=tuple(deals),
+        points_a=match.points_a,
+        points_b=match.points_b,
+        level_a=level_label(match.level_a),
+        level_b=level_label(match.level_b),
+        finished=match.status == Match.Status.FINISHED,
+        winner=names.get(match.winner_side or "", ""),
+        end_reason=match.get_end_reason_display() if match.end_reason else "",
+    )
+
+
+def _dry_run(pairing: Pairing, first_dealer: int, offline: list[Any]) -> ResultPreview:
+    """Score the sheet through games (in a savepoint that is rolled back) and name what it made."""
+    preview: ResultPreview | None = None
+    try:
+        with transaction.atomic():
+            match = _record(pairing, first_dealer, offline)
+            preview = _preview_of(pairing, match)
+            raise _DryRun
+    except _DryRun:
+        pass
+    assert preview is not None
+    return preview
+
+
+def result_preview(
+    *, pairing: Pairing, user: Any, first_dealer: int, deals: list[dict[str, Any]]
+) -> ResultPreview:
+    """What entering this sheet would record, with names, changing nothing; raises
+    ApplicationError naming the first impossible deal, as :func:`result_submit` does."""
+    pairing = _enterable(pairing, user)
+    if not isinstance(first_dealer, int) or not 0 <= first_dealer <= 5:
+        raise ApplicationError(_("The first dealer is a seat from 0 to 5."))
+    with transaction.atomic():
+        return _dry_run(pairing, first_dealer, _offline_deals(deals))
+
+
+def submission_preview(*, submission: ResultSubmission) -> ResultPreview | None:
+    """What a stored version records (the same preview its referee saw), or None when the engine
+    refuses it now."""
+    pairing = Pairing.objects.select_related("round__event", "table", "team_a", "team_b").get(
+        pk=submission.pairing_id
+    )
+    try:
+        with transaction.atomic():
+            return _dry_run(pairing, submission.first_dealer, _offline_deals(submission.deals))
+    except ApplicationError:
+        return None
+
+
 def _record(pairing: Pairing, first_dealer: int, deals: list[Any]) -> Match:
 
     event = pairing.round.event
@@ -393,22 +577,10 @@ def _record(pairing: Pairing, first_dealer: int, deals: list[Any]) -> Match:
     )
 
 
-@transaction.atomic
-def result_submit(
-    *, pairing: Pairing, user: Any, first_dealer: int, deals: list[dict[str, Any]]
-) -> ResultSubmission:
-    """Enter a version of an offline table's result; it waits for a second person to confirm.
-
-    The engine checks it at once (through games' services, in a rolled-back savepoint), so an
-    impossible finishing order is refused here, naming the deal. A version still waiting is
-    replaced. Raises ApplicationError, NotAllowedError or ConflictError, changing nothing.
-    """
-
-    pairing = (
-        Pairing.objects.select_for_update()
-        .select_related("round__event", "table")
-        .get(pk=pairing.pk)
-    )
+def _enterable(pairing: Pairing, user: Any, *, lock: bool = False) -> Pairing:
+    """The pairing, read again, if ``user`` may enter its result now; else raises."""
+    rows = Pairing.objects.select_for_update() if lock else Pairing.objects.all()
+    pairing = rows.select_related("round__event", "table", "team_a", "team_b").get(pk=pairing.pk)
     event = pairing.round.event
     event_organizer_require(event=event, user=user)
     if user is None or not user.is_authenticated:
@@ -421,15 +593,25 @@ def result_submit(
         raise ConflictError(
             _("Round %(round)d has not started yet.") % {"round": pairing.round.number}
         )
+    return pairing
+
+
+@transaction.atomic
+def result_submit(
+    *, pairing: Pairing, user: Any, first_dealer: int, deals: list[dict[str, Any]]
+) -> ResultSubmission:
+    """Enter a version of an offline table's result; it waits for a second person to confirm.
+
+    The engine checks it at once (through games' services, in a rolled-back savepoint), so an
+    impossible finishing order is refused here, naming the deal. A version still waiting is
+    replaced. Raises ApplicationError, NotAllowedError or ConflictError, changing nothing.
+    """
+
+    pairing = _enterable(pairing, user, lock=True)
     if not isinstance(first_dealer, int) or not 0 <= first_dealer <= 5:
         raise ApplicationError(_("The first dealer is a seat from 0 to 5."))
     offline = _offline_deals(deals)
-    try:
-        with transaction.atomic():
-            _record(pairing, first_dealer, offline)
-            raise _DryRun
-    except _DryRun:
-        pass
+    _dry_run(pairing, first_dealer, offline)
     pairing.results.filter(status=ResultSubmission.Status.PENDING).update(
         status=ResultSubmission.Status.SUPERSEDED
     )

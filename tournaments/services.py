@@ -521,12 +521,13 @@ def round_start(
 
 @transaction.atomic
 def round_complete(
-    *, round: Round, user: AbstractBaseUser | None = None, force: bool = False
+    *, round: Round, user: AbstractBaseUser | None = None, force: bool = False, reason: str = ""
 ) -> Round:
     """Complete a running round once every table's match has finished (running → completed).
 
     Refreshes the round's tallies first. ``force`` completes it anyway (an organizer's decision,
-    logged with the unfinished tables). Raises ConflictError naming the unfinished tables.
+    logged with the unfinished tables and the ``reason`` given). Raises ConflictError naming the
+    unfinished tables.
     """
     from tournaments.results import tallies_refresh
 
@@ -551,6 +552,8 @@ def round_complete(
     round.status = Round.Status.COMPLETED
     round.save(update_fields=["status"])
     detail = f"forced; unfinished tables: {unfinished}" if unfinished else ""
+    if detail and reason.strip():
+        detail = f"{detail}; {reason.strip()}"
     round_log_add(round, user, RoundLog.Action.COMPLETED, detail)
     return round
 

@@ -99,14 +99,25 @@ def test_round_controls_report_refusals_as_messages(world) -> None:
     response = c.post(f"/events/{event.pk}/manage/rounds/pair/", follow=True)
     assert response.status_code == 200
     assert "第1轮还有未打完的牌桌" in response.content.decode()
+    # Forcing asks for a confirmation and a reason, which goes into the round's log.
+    for missing in ({"reason": "缺人"}, {"confirm": "1"}, {"confirm": "1", "reason": " "}):
+        response = c.post(
+            f"/events/{event.pk}/manage/rounds/complete/",
+            {"round": world["round"].pk, "force": "1", **missing},
+            follow=True,
+        )
+        assert "写明原因" in response.content.decode()
+        world["round"].refresh_from_db()
+        assert world["round"].status == "running"
     response = c.post(
         f"/events/{event.pk}/manage/rounds/complete/",
-        {"round": world["round"].pk, "force": "1"},
+        {"round": world["round"].pk, "force": "1", "confirm": "1", "reason": "第2桌停电"},
         follow=True,
     )
     assert response.status_code == 200
     world["round"].refresh_from_db()
     assert world["round"].status == "completed"
+    assert "第2桌停电" in world["round"].log.get(action="completed").detail
     c.post(f"/events/{event.pk}/manage/rounds/pair/")
     draft = event.rounds.get(number=2)
     teams = list(Team.objects.filter(event=event).values_list("pk", flat=True))
@@ -232,3 +243,45 @@ def test_standings_page_pages_through_many_teams() -> None:
     assert names[-1] in second and names[0] not in second
     assert _table(c.get(url + "?page=99")) == second  # the last page
     assert _table(c.get(url + "?page=x")) == first
+
+
+def test_result_entry_previews_with_names_before_entering(world) -> None:
+    # Issue 15: seat pickers with names, a preview of the engine's figures, the same preview for
+    # the person who confirms, and no entry form once a version is confirmed.
+    event = world["event"]
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).first()
+    url = f"/events/{event.pk}/manage/tables/{other.pk}/result/"
+    names = {s.seat: s.player.name for s in other.table.seats.select_related("player")}
+    c = _client(world["organizer"])
+    form = c.get(url).content.decode()
+    assert 'name="d1_1"' in form and names[3] in form
+    picks = {"action": "preview", "first_dealer": "0"}
+    picks |= {"d1_1": "0", "d1_2": "2", "d1_3": "4", "d2_1": "1", "d2_2": "0", "d2_escape": "3"}
+    page = c.post(url, picks).content.decode()
+    assert not ResultSubmission.objects.filter(pairing=other).exists()  # a preview writes nothing
+    assert "录入这份成绩" in page
+    assert names[0] in page and names[3] in page
+    assert "逃跑" in page
+    assert "庄家方" in page  # why the winners went up
+    assert 'name="deals" value="0 2 4\n1 0 escape 3"' in page
+    c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4\n1 0 escape 3"})
+    submission = ResultSubmission.objects.get(pairing=other)
+    checker = _client(world["second"]).get(url).content.decode()
+    assert names[3] in checker and "逃跑" in checker and 'value="confirm"' in checker
+    _client(world["second"]).post(url, {"action": "confirm", "submission": submission.pk})
+    after = c.get(url).content.decode()
+    assert '<details class="correction">' in after and "已确认" in after
+    bad = c.post(url, {"action": "preview", "first_dealer": "0", "d1_1": "9"}).content.decode()
+    assert "0 到 5" in bad
+
+
+def test_a_winner_that_was_not_dealing_is_told_why_it_did_not_go_up(world) -> None:
+    event = world["event"]
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).first()
+    url = f"/events/{event.pk}/manage/tables/{other.pk}/result/"
+    page = (
+        _client(world["organizer"])
+        .post(url, {"action": "preview", "first_dealer": "0", "deals": "1 3 5"})
+        .content.decode()
+    )
+    assert "只有庄家方升级" in page and other.team_b.name in page
