@@ -12,7 +12,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from typing import Protocol
 
 from engine.cards import Card, Rank
@@ -53,15 +54,22 @@ class RandomBot:
 
 
 def _groups(hand: Sequence[Card]) -> tuple[list[list[Card]], list[Card]]:
-    """The hand's natural cards by rank, low ranks first, and its jokers (SJ before BJ)."""
-    by_rank: dict[int, list[Card]] = {}
+    """The natural cards of a hand in card order by rank, low ranks first, and its jokers (SJ
+    before BJ). A deal keeps its hands in card order."""
+    groups: list[list[Card]] = []
     jokers: list[Card] = []
-    for card in sorted(hand, key=sort_key):
+    for card in hand:
         if card.suit is None:
             jokers.append(card)
+        elif groups and groups[-1][0].rank == card.rank:
+            groups[-1].append(card)
         else:
-            by_rank.setdefault(card.rank, []).append(card)
-    return [by_rank[r] for r in sorted(by_rank)], jokers
+            groups.append([card])
+    return groups, jokers
+
+
+#: How many natural cards of each rank the pack has.
+_FULL = {r: (2 if r == Rank.SEVEN else 4) for r in range(Rank.SEVEN, Rank.ACE + 1)}
 
 
 class _Unseen:
@@ -69,17 +77,18 @@ class _Unseen:
 
     __slots__ = ("naturals", "jokers", "high")
 
-    def __init__(self, cards: Sequence[Card]) -> None:
-        self.naturals: dict[int, int] = {}
-        self.jokers = 0
-        self.high = 0
-        for c in cards:
+    def __init__(self, known: Iterable[Card]) -> None:
+        """The cards that are not ``known`` (held by the bot, or played)."""
+        naturals = dict(_FULL)
+        jokers = {Rank.SMALL_JOKER, Rank.BIG_JOKER}
+        for c in known:
             if c.suit is None:
-                self.jokers += 1
+                jokers.discard(c.rank)
             else:
-                self.naturals[c.rank] = self.naturals.get(c.rank, 0) + 1
-            if c.rank > self.high:
-                self.high = c.rank
+                naturals[c.rank] -= 1
+        self.naturals = naturals
+        self.jokers = len(jokers)
+        self.high = max(jokers) if jokers else max((r for r, n in naturals.items() if n), default=0)
 
     def can_beat(self, size: int, rank: int) -> bool:
         """Whether the unseen cards could make a play of ``size`` cards above ``rank``."""
@@ -87,14 +96,12 @@ class _Unseen:
             return self.high > rank
         if size == 2 and self.jokers == 2 and rank < Rank.SMALL_JOKER:
             return True
-        need = size - min(self.jokers, 2)
-        return any(r > rank and n >= need for r, n in self.naturals.items())
+        need = size - self.jokers
+        return any(r > rank and n >= need and n for r, n in self.naturals.items())
 
 
 def _unseen(deal: Deal, seat: int) -> _Unseen:
-    known = set(deal.hands[seat])
-    known.update(deal.pile)
-    return _Unseen([c for c in PACK if c not in known])
+    return _Unseen(chain(deal.hands[seat], deal.pile))
 
 
 def losers(hand: Sequence[Card], unseen: Sequence[Card]) -> int:
@@ -106,7 +113,8 @@ def losers(hand: Sequence[Card], unseen: Sequence[Card]) -> int:
     >>> losers(hand, [c for c in PACK if c not in hand])  # KK (the joker pair), 8S, 9S
     3
     """
-    return _losers(hand, _Unseen(unseen))
+    seen = set(unseen)
+    return _losers(sorted(hand, key=sort_key), _Unseen(c for c in PACK if c not in seen))
 
 
 def _losers(hand: Sequence[Card], unseen: _Unseen) -> int:
@@ -180,17 +188,13 @@ class HeuristicBot:
                 return Action.play(seat, hand)
         groups, jokers = _groups(hand)
         floor = current.rank
-        exact = [g for g in groups if len(g) == size and g[0].rank > floor]
-        counts = deal.cards_played
-        if mode is Mode.NONE:
-            short = min((8 - counts[s] for s in range(4) if s != seat and deal.hands[s]), default=8)
-            urgent = short <= 3 or len(hand) <= 3
-        else:
-            urgent = True
-        if exact:
-            return Action.play(seat, exact[0])
-        if not urgent:
-            return Action.pass_(seat)
+        for g in groups:
+            if len(g) == size and g[0].rank > floor:
+                return Action.play(seat, g)  # the lowest natural group that beats, whole
+        if mode is Mode.NONE and len(hand) > 3:
+            short = min(len(h) for s, h in enumerate(deal.hands) if h and s != seat)
+            if short > 3:
+                return Action.pass_(seat)  # no race is close: keep jokers and groups
         bigger = [g for g in groups if len(g) > size and g[0].rank > floor]
         if bigger:
             return Action.play(seat, bigger[0][:size])

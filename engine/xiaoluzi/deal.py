@@ -59,10 +59,11 @@ class Phase(enum.Enum):
 
 
 def deal_hands(seed: int | str) -> list[list[Card]]:
-    """The four hands of 8 cards that ``seed`` deals (the pack shuffled by ``random.Random``)."""
+    """The four hands of 8 cards that ``seed`` deals (the pack shuffled by ``random.Random``),
+    each in card order."""
     cards = list(PACK)
     random.Random(seed).shuffle(cards)
-    return [cards[8 * s : 8 * s + 8] for s in SEATS]
+    return [sorted(cards[8 * s : 8 * s + 8], key=sort_key) for s in SEATS]
 
 
 class Deal:
@@ -92,6 +93,8 @@ class Deal:
                 raise EngineError(f"every hand has 8 cards, not {[len(h) for h in self.hands]}")
             check_cards([c for h in self.hands for c in h])
             self.hand_made = True
+        for hand in self.hands:
+            hand.sort(key=sort_key)  # kept in card order: removing cards keeps it
         self.initial_hands: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in self.hands)
         self.holder_7h = next(s for s in SEATS if SEVEN_OF_HEARTS in self.hands[s])
         self.phase = Phase.DECLARE
