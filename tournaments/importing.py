@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
+import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import IO
+from xml.parsers import expat
 
 __all__ = [
     "COLUMNS",
@@ -30,6 +34,14 @@ __all__ = [
 
 TEAM_SIZE = 3
 MAX_ROWS = 5000
+#: Rows of an XLSX sheet read at most, blank ones included: the header, MAX_ROWS and some slack.
+MAX_SHEET_ROWS = MAX_ROWS + 1000
+#: Columns of an XLSX sheet read (the known columns, and room for others to be named as unknown).
+MAX_COLUMNS = 50
+#: Cells of an XLSX file read at most (a full file of four columns has 20000).
+MAX_CELLS = MAX_SHEET_ROWS * 10
+#: What an XLSX file may unpack to, all its parts together (a full 5000-row file is about 1 MB).
+MAX_XLSX_UNPACKED = 8 * 1024 * 1024
 
 #: Accepted header names for each column (compared case-insensitively, spaces ignored).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -154,10 +166,7 @@ def read_table(
             % {"problems": semicolon.join(parts), "accepted": accepted}
         )
     if len(body) > MAX_ROWS:
-        raise ImportError_(
-            gettext("At most %(max)d rows per file; this one has %(rows)d.")
-            % {"max": MAX_ROWS, "rows": len(body)}
-        )
+        raise _too_many_rows(gettext)
     rows = []
     for cells in body:
         row = {c: "" for c in COLUMNS}
@@ -166,6 +175,12 @@ def read_table(
                 row[column] = _text(cell)
         rows.append(row)
     return rows
+
+
+def _too_many_rows(gettext: Gettext) -> ImportError_:
+    return ImportError_(
+        gettext("At most %(max)d rows per file; this one has more.") % {"max": MAX_ROWS}
+    )
 
 
 def _text(cell: object) -> str:
@@ -189,22 +204,82 @@ def _read_csv(content: bytes, gettext: Gettext) -> list[list[str]]:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel  # type: ignore[assignment]
-    return [list(r) for r in csv.reader(io.StringIO(text), dialect)]
+    reader = csv.reader(io.StringIO(text), dialect)
+    rows: list[list[str]] = []
+    filled = 0
+    try:
+        for row in reader:
+            rows.append(row)
+            filled += any(cell.strip() for cell in row)
+            if filled > MAX_ROWS + 1:  # the header and MAX_ROWS players: stop reading
+                raise _too_many_rows(gettext)
+    except csv.Error as error:  # a field over csv.field_size_limit(), a stray quote, ...
+        raise ImportError_(
+            gettext("Row %(row)d cannot be read as CSV (%(error)s).")
+            % {"row": reader.line_num, "error": error}
+        ) from None
+    return rows
 
 
 def _read_xlsx(content: bytes, gettext: Gettext) -> list[list[object]]:
+    """The first sheet's rows, read within bounds: what the file says it unpacks to, then the rows
+    and cells of its parts, counted as they stream by (openpyxl would parse a whole sheet before
+    the first row when its size is not declared), then the rows read (blank ones included)."""
     try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            if sum(info.file_size for info in archive.infolist()) > MAX_XLSX_UNPACKED:
+                raise ImportError_(
+                    gettext("This XLSX file unpacks to more than %(size)d MB.")
+                    % {"size": MAX_XLSX_UNPACKED // (1024 * 1024)}
+                )
+            for info in archive.infolist():
+                if info.filename.endswith(".xml"):
+                    with archive.open(info) as part:
+                        _xml_within_bounds(part, gettext)
         from openpyxl import load_workbook
 
         book = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds for a damaged or fake file
+        try:
+            sheet = book.worksheets[0]
+            sheet.reset_dimensions()  # the rows there are, not blank ones up to a claimed size
+            rows: list[list[object]] = []
+            for cells in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
+                if len(rows) == MAX_SHEET_ROWS:
+                    raise _too_many_rows(gettext)
+                rows.append(list(cells))
+            return rows
+        finally:
+            book.close()
+    except ImportError_:
+        raise
+    except Exception as exc:  # zipfile, expat and openpyxl raise many kinds for a damaged file
         raise ImportError_(
             gettext("Cannot read this XLSX file (%(error)s).") % {"error": exc.__class__.__name__}
         ) from None
-    sheet = book.worksheets[0]
-    rows = [list(r) for r in sheet.iter_rows(values_only=True)]
-    book.close()
-    return rows
+
+
+def _xml_within_bounds(part: IO[bytes], gettext: Gettext) -> None:
+    """Raise ImportError_ once a part of an XLSX file holds more than MAX_SHEET_ROWS rows or
+    MAX_CELLS cells, reading no further (expat's callbacks, no tree is built)."""
+    counts = {"row": 0, "c": 0}
+
+    def start(tag: str, attributes: object) -> None:
+        local = tag.rpartition("}")[2]
+        if local in counts:
+            counts[local] += 1
+            if counts["row"] > MAX_SHEET_ROWS:
+                raise _too_many_rows(gettext)
+            if counts["c"] > MAX_CELLS:
+                raise ImportError_(
+                    gettext("At most %(max)d cells per file; this one has more.")
+                    % {"max": MAX_CELLS}
+                )
+
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.StartElementHandler = start
+    while chunk := part.read(65536):
+        parser.Parse(chunk, False)
+    parser.Parse(b"", True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +290,12 @@ class Existing:
     team_names: frozenset[str] = frozenset()
     #: (unit name, employee number) of players already in a team of this event
     in_team: frozenset[tuple[str, str]] = frozenset()
+
+
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (NUL, a tab, a line break, ...): no name has
+    one, and PostgreSQL refuses NUL in text."""
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
 
 
 def plan_import(
@@ -247,6 +328,11 @@ def plan_import(
                 problems.append(RowProblem(i, gettext("no name")))
             else:
                 problems.append(RowProblem(i, gettext("no unit")))
+            continue
+        if any(_has_control(value) for value in (name, unit, team, number)):
+            problems.append(
+                RowProblem(i, gettext("a value holds a control character (such as NUL or a tab)"))
+            )
             continue
         if len(name) > 100 or len(unit) > 100 or len(team) > 100 or len(number) > 32:
             problems.append(RowProblem(i, gettext("a value is too long (100 characters, 工号 32)")))
