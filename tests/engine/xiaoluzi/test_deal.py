@@ -439,3 +439,31 @@ def test_public_view_shows_the_answers_and_roles():
     assert view["answers"] == [["declare", 0, False], ["declare", 1, True]]
     assert view["mode"] is None and view["phase"] == "counter" and view["declarer"] == 1
     assert view["holder_7h"] == 0 and view["counts"] == [8, 8, 8, 8]
+
+
+def test_mode_declared_the_declarer_loses_as_soon_as_an_opponent_goes_out_first():
+    deal = make(holder=0)
+    act(deal, "0 declare", "1 no_counter", "2 no_counter", "3 no_counter")
+    act(deal, "0 play 7H", "1 pass", "2 pass", "3 play BJ", "0 pass", "1 pass", "2 pass")
+    for lead in ("9C", "10C", "JC", "QC", "KC", "AC"):
+        act(deal, f"3 play {lead}", "0 pass", "1 pass", "2 pass")
+    act(deal, "3 play SJ")
+    assert deal.over and deal.finish == [3]
+    result = deal.result
+    assert isinstance(result, DealResult)
+    # d led one single and never played again: 宣牌方全关, each of the three opponents +2
+    assert result.slam and result.multipliers == (-6, 2, 2, 2)
+    assert deal.cards_played == [1, 0, 0, 8]
+
+
+def test_option_slam_count_plays_in_a_deal():
+    deal = make(holder=0, rules=Rules(slam_count="plays"))
+    act(deal, "0 declare", "1 no_counter", "2 no_counter", "3 no_counter")
+    act(deal, "0 play 8S 8H", "1 pass", "2 pass", "3 play SJ BJ", "0 pass", "1 pass", "2 pass")
+    for lead in ("9C", "10C", "JC", "QC", "KC"):
+        act(deal, f"3 play {lead}", "0 pass", "1 pass", "2 pass")
+    act(deal, "3 play AC")
+    result = deal.result
+    assert isinstance(result, DealResult)
+    assert result.played == (1, 0, 0, 7) and result.slam  # one play (a pair) by d
+    assert result.multipliers == (-6, 2, 2, 2)

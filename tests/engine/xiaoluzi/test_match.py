@@ -117,3 +117,15 @@ def test_the_public_view_hides_the_seed_and_the_hands():
     view = match.public_view()
     assert "seed" not in view and view["deal"] is not None and "hand" not in view["deal"]
     assert "hand" in match.private_view(0)["deal"]
+
+
+def test_nobody_leaves_a_match_that_is_over():
+    match = play_match(Match(seed=3, rules=Rules(deals_per_match=1)), BOTS)
+    with pytest.raises(IllegalActionError, match="over"):
+        match.leave(0)
+
+
+def test_the_engine_never_caps_a_loss():
+    rules = Rules(deals_per_match=2, base_score=1000, base_silver=10**6)
+    match = play_match(Match(seed=6, rules=rules), BOTS)
+    assert min(match.silver) <= -(10**6)  # amounts only: no purse, no cap
