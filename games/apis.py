@@ -128,7 +128,9 @@ class TableActionApi(APIView):
     """Play, pass or return (还贡) for the caller's own seat.
 
     200 with the new state; 400 for an illegal or malformed action (the engine's reason); 403 for
-    anyone but the seat's player; 409 when ``seq`` is stale (someone acted first).
+    anyone but the seat's player; 409 when the actions since ``seq`` (or a new deal, when
+    ``deal`` is sent) made it stale for this seat. Actions that do not touch each other both
+    apply: two receivers returning (还贡) with the same ``seq``.
     """
 
     permission_classes = [IsAuthenticated]
@@ -139,13 +141,18 @@ class TableActionApi(APIView):
             required=False, allow_blank=True, default="", max_length=MAX_CARDS_TEXT
         )
         seq = serializers.IntegerField(min_value=0)
+        deal = serializers.IntegerField(
+            required=False, min_value=1, help_text="the deal's number the player saw"
+        )
 
     @extend_schema(
         request=ActionInputSerializer,
         responses={
             200: StateSerializer,
             **_REFUSALS,
-            409: OpenApiResponse(ErrorSerializer, description="stale seq: someone acted first"),
+            409: OpenApiResponse(
+                ErrorSerializer, description="stale: what happened since seq changed this action"
+            ),
         },
     )
     def post(self, request: Request, table_id: int) -> Response:
@@ -153,7 +160,12 @@ class TableActionApi(APIView):
         data = _validated(self.ActionInputSerializer(data=request.data))
         began = time.monotonic()
         services.seat_act(
-            table=table, seat=seat, kind=data["action"], cards=data["cards"], seq=data["seq"]
+            table=table,
+            seat=seat,
+            kind=data["action"],
+            cards=data["cards"],
+            seq=data["seq"],
+            deal=data.get("deal"),
         )
         # the state this action committed (or a newer one) answers: no read of it again
         return Response(selectors.table_state(table=table, seat=seat, fresh_since=began))
@@ -193,8 +205,11 @@ class TableCheckApi(APIView):
 
 
 class TableLeaveApi(APIView):
-    """The caller leaves the table: an escape (逃跑) during a deal, or leaving between deals. The
-    match ends with the contract's penalties."""
+    """The caller confirmed leaving the table: an escape (逃跑) during a deal, or leaving between
+    deals; the match ends with the contract's penalties. A player who has gone out of the deal
+    cannot escape it: they leave between deals if still away when the next deal starts. The
+    answer is the state with ``leave``: ``escape``, ``left`` or ``noted``. Closing the page is
+    not leaving (the system plays for an absent seat)."""
 
     permission_classes = [IsAuthenticated]
 
@@ -202,5 +217,6 @@ class TableLeaveApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         table, seat = _seated(request, table_id)
         began = time.monotonic()
-        services.seat_escape(table=table, seat=seat)
-        return Response(selectors.table_state(table=table, seat=seat, fresh_since=began))
+        outcome = services.seat_escape(table=table, seat=seat)
+        state = selectors.table_state(table=table, seat=seat, fresh_since=began)
+        return Response({**state, "leave": outcome})

@@ -12,11 +12,11 @@ The reads run on a small pool of their own (``PUSH_THREADS``): many threads read
 only take turns at the interpreter lock, and the event loop (which answers the players' requests
 and writes the pushes) would wait behind them.
 
-Leaving: when the last connection of a seated person closes and none comes back within
-``LUZI_LEAVE_GRACE_SECONDS`` (0 turns this off), the player has left the table: an escape during a
-deal, or leaving between deals (``games.services.seat_escape``), with the contract's penalties.
-Presence is counted in Django's cache; with several web processes give them a shared cache (in the
-worst case a lost count means no escape is declared, and the timers' system plays take over).
+Presence: each connection of a seated person counts in ``games.presence``; when a seat's first
+page opens or its last one closes, the table is told, so the others see the seat as away (离线).
+Closing the page or losing the connection is never leaving the table: the system plays the seat's
+turns when its time runs out until the person is back (the rules' limit of consecutive system
+plays still applies); only the confirmed "leave the table" (the API) is leaving.
 
 Reconnect and resync: the browser reconnects with backoff and receives the full state on connect;
 it may also send ``{"type": "resync"}``. Each connection also re-reads the state every
@@ -37,13 +37,14 @@ from typing import Any
 from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.core.cache import caches
 from django.db import connections
 
 from games import selectors
 from games.access import table_viewable
 from games.events import group_name
-from games.models import Match, Table
+from games.models import Table
+from games.presence import PRESENCE_SECONDS, presence
+from games.presence import presence_keys as _presence_keys
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ PUSH_THREADS = 2
 
 _pool = ThreadPoolExecutor(max_workers=PUSH_THREADS, thread_name_prefix="luzi-push")
 
-_grace_tasks: set[asyncio.Task[None]] = set()
+__all__ = ["PRESENCE_SECONDS", "TableConsumer", "_presence_keys", "presence"]
 
 
 class _PushThreadCall(SyncToAsync):
@@ -91,58 +92,6 @@ def _in_pool(func: Any) -> Any:
     return _PushThreadCall(func, thread_sensitive=False, executor=_pool)
 
 
-def _presence_keys(table_id: int, seat: int) -> tuple[str, str]:
-    base = f"luzi:presence:{table_id}:{seat}"
-    return f"{base}:count", f"{base}:seen"
-
-
-#: Presence keys expire unless a connection renews them (every resync): a web process that died
-#: without closing its connections cannot leave a seat counted as present for ever.
-PRESENCE_SECONDS = 300
-
-
-def presence(table_id: int, seat: int, change: int) -> None:
-    """Count a seat's open connections (+1 on connect, -1 on close, 0 to just say "still here")."""
-    count_key, seen_key = _presence_keys(table_id, seat)
-    if not table_viewable(table_id=table.pk, user=user, seated=seat is not None):
-        return None  # a table of a private event is not there for outsiders
-    store = caches["presence"]
-    if change:
-        store.add(count_key, 0, timeout=PRESENCE_SECONDS)
-        try:
-            store.incr(count_key, change)
-        except ValueError:
-            store.set(count_key, max(change, 0), timeout=PRESENCE_SECONDS)
-    store.touch(count_key, PRESENCE_SECONDS)
-    store.set(seen_key, time.time(), timeout=PRESENCE_SECONDS)
-
-
-def leave_if_gone(table_id: int, seat: int, grace: float) -> bool:
-    """Declare that ``seat`` left when it has had no connection for ``grace`` seconds and its
-    match goes on; returns whether it did."""
-    count_key, seen_key = _presence_keys(table_id, seat)
-    store = caches["presence"]
-    if int(store.get(count_key, 0)) > 0 or time.time() - float(store.get(seen_key, 0)) < grace:
-        return False
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or not Match.objects.filter(table=table, status=Match.Status.PLAYING):
-        return False
-    try:
-        services.seat_escape(table=table, seat=seat)
-    except ApplicationError:
-        return False  # the match ended meanwhile
-    logger.info("table %s: seat %s closed the page and did not come back: left", table_id, seat)
-    return True
-
-
-async def _grace(table_id: int, seat: int, grace: float) -> None:
-    await asyncio.sleep(grace)
-    try:
-        await _in_pool(leave_if_gone)(table_id, seat, grace)
-    except Exception:
-        logger.exception("table %s: checking whether seat %s left failed", table_id, seat)
-
-
 def _message(state: dict[str, Any]) -> str:
     return json.dumps({"type": "state", "state": state}, ensure_ascii=False)
 
@@ -155,6 +104,8 @@ def _connect(table_id: int, user: Any) -> tuple[int | None, str] | None:
     seat = None
     if user is not None and user.is_authenticated:
         seat = selectors.table_seat_of_user(table=table, user=user)
+    if not table_viewable(table_id=table.pk, user=user, seated=seat is not None):
+        return None  # a table of a private event is not there for outsiders
     return seat, _message(selectors.table_state(table=table, seat=seat))
 
 
@@ -189,11 +140,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seat, text = found
-        if self.seat is not None:
-            await _in_pool(presence)(self.table_id, self.seat, +1)
+        came = self.seat is not None and await _in_pool(presence)(self.table_id, self.seat, +1)
+        if came:  # the seat is back: this page's first state shows it too
+            text = await _in_pool(_read)(self.table_id, self.seat) or text
         await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
         await self.accept()
         await self._push(text, force=True)
+        if came:
+            await self._announce()  # the others see the seat back
         self._resync = asyncio.create_task(self._resync_loop())
 
     async def disconnect(self, code: int) -> None:
@@ -205,13 +159,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if not hasattr(self, "table_id"):
             return
         await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
-        grace = float(getattr(settings, "LUZI_LEAVE_GRACE_SECONDS", 60))
-        if self.seat is not None and self._resync is not None:
-            await _in_pool(presence)(self.table_id, self.seat, -1)
-            if grace > 0:
-                task = asyncio.create_task(_grace(self.table_id, self.seat, grace))
-                _grace_tasks.add(task)
-                task.add_done_callback(_grace_tasks.discard)
+        gone = self.seat is not None and self._resync is not None
+        if gone and await _in_pool(presence)(self.table_id, self.seat, -1):
+            await self._announce()  # away (离线): never an escape, the system plays for it
+
+    async def _announce(self) -> None:
+        """Tell the table's connections that a seat came or went (each reads its own view)."""
+        try:
+            await self.channel_layer.group_send(
+                group_name(self.table_id), {"type": "table.changed", "table": self.table_id}
+            )
+        except Exception:  # the periodic resync shows it anyway
+            logger.warning("table %s: presence push failed", self.table_id, exc_info=True)
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:

@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from engine.daguai import Match as EngineMatch
-from games import engine_state
+from games import engine_state, presence
 from games.models import SEAT_COUNT, Deal, Match, Table, TableSeat, level_label, side_of_seat
 
 
@@ -224,6 +224,7 @@ def _assemble(built: _Built, seat: int | None) -> dict[str, Any]:
     """The shared public part with ``seat``'s private part (a fresh top level, so nothing shared
     is changed)."""
     state = dict(built.public)
+    _add_presence(state)
     if seat is None:
         return state
     private = built.private.get(seat)
@@ -233,6 +234,26 @@ def _assemble(built: _Built, seat: int | None) -> dict[str, Any]:
     state["deal"] = {**state["deal"], "tributes": private["tributes"]}
     state["you"] = {"seat": seat, "hand": private["hand"], "legal": private["legal"]}
     return state
+
+
+def _add_presence(state: dict[str, Any]) -> None:
+    """Mark each person's seat ``online`` (a page of theirs is open at the table; else away, 离线)
+    and ``auto`` (托管: the system played their last turn, while the match goes on); bots get
+    None and False. Presence is no part of the table's version: it is read on every call."""
+    seats = state["seats"]
+    people = [s["seat"] for s in seats if not s["is_bot"]]
+    online = presence.seats_online(state["table"]["id"], people)
+    match, deal = state["match"], state["deal"]
+    playing = match is not None and match["status"] == Match.Status.PLAYING
+    streaks = (deal or {}).get("streaks") or [0] * len(seats)
+    state["seats"] = [
+        {
+            **s,
+            "online": None if s["is_bot"] else online.get(s["seat"], False),
+            "auto": playing and not s["is_bot"] and streaks[s["seat"]] > 0,
+        }
+        for s in seats
+    ]
 
 
 def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:

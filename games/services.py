@@ -348,6 +348,7 @@ def _store_match(locked: _Locked) -> None:
         match.finished_at = timezone.now()
         match.winner_side = _winner_side(match, engine)
         fields += ["status", "end_reason", "finished_at", "winner_side", "left_seat"]
+        presence.leave_cancel(match.pk)  # a leave noted for a next deal that never comes
         Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
         if Match.table.is_cached(match):
             match.table.status = Table.Status.FINISHED
@@ -455,8 +456,8 @@ def bot_act(*, match_id: int, number: int, seq: int, seat: int) -> bool:
     if _stale(locked, number, seq) or deal is None or seat not in deal.awaiting():
         return False
     if seat not in locked.bot_seats:
-        # a person came to the seat the bots were playing (autoplay): their turn, their timer
-        _commit(locked, kick=True)
+        if locked.match.autoplay:  # a person came to a seat the bots played: their timer runs
+            _commit(locked, kick=True)
         return False
     locked.engine.apply(_bot_for(locked, seat, str(seq)).act(deal, seat))
     _store_actions(locked)

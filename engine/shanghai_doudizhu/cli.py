@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from engine.cards import Card, parse_cards
+from engine.cli import CommandError, emit
 from engine.errors import EngineError
 from engine.shanghai_doudizhu.bots import Bot, HeuristicBot, RandomBot, play_deal
 from engine.shanghai_doudizhu.deal import Deal
@@ -54,10 +55,6 @@ __all__ = ["main", "play_json"]
 MOST_CARDS = 33
 
 
-class CommandError(Exception):
-    """Malformed input found by a handler: exit status 2 with this message."""
-
-
 class _Exit(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(status)
@@ -72,13 +69,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
-    if args.json:
-        print(json.dumps(data, ensure_ascii=False))
-    else:
-        print(text)
 
 
 def _cards(text: str, what: str, most: int = MOST_CARDS) -> list[Card]:
@@ -117,7 +107,7 @@ def _classify(text: str, what: str) -> Play | None:
 
 def _no_play(args: argparse.Namespace, what: str, text: str) -> int:
     message = f"{what} {text.strip()!r} 不成牌型 is not a play"
-    _emit(args, {"error": message}, message)
+    emit(args, {"error": message}, message)
     return 1
 
 
@@ -125,7 +115,7 @@ def _hand(args: argparse.Namespace) -> int:
     play = _classify(args.cards, "cards")
     if play is None:
         return _no_play(args, "cards", args.cards)
-    _emit(args, play_json(play), _describe(play))
+    emit(args, play_json(play), _describe(play))
     return 0
 
 
@@ -153,7 +143,7 @@ def _beats(args: argparse.Namespace) -> int:
         reason = "同类同张数，不大于 same type and size, not higher"
     verdict = "能压过 beats" if beats else "压不过 does not beat"
     data = {"beats": beats, "reason": reason, "play": play_json(play), "over": play_json(over)}
-    _emit(args, data, f"{play} {verdict} {over}: {reason}")
+    emit(args, data, f"{play} {verdict} {over}: {reason}")
     return 0
 
 
@@ -188,7 +178,7 @@ def _plays(args: argparse.Namespace) -> int:
     lines += [f"  {_describe(p)}" for p in plays]
     if not plays:
         lines.append("要不起 no play beats it: pass")
-    _emit(args, data, "\n".join(lines))
+    emit(args, data, "\n".join(lines))
     return 0
 
 
@@ -259,7 +249,7 @@ def _score(args: argparse.Namespace) -> int:
     rules = _rules(args)
     if args.all_pass:
         result = all_pass_result()
-        _emit(args, _result_json(result, {"farmer_amount": 0}), _result_text(result))
+        emit(args, _result_json(result, {"farmer_amount": 0}), _result_text(result))
         return 0
     missing = [n for n in ("landlord", "winner", "bid") if getattr(args, n) is None]
     if missing:
@@ -275,7 +265,7 @@ def _score(args: argparse.Namespace) -> int:
         outcome = Outcome.FARMERS
     result = deal_result(args.landlord, outcome, factors, rules)
     f = farmer_amount(factors, outcome is not Outcome.FARMERS, rules)
-    _emit(args, _result_json(result, {"farmer_amount": f}), _result_text(result))
+    emit(args, _result_json(result, {"farmer_amount": f}), _result_text(result))
     return 0
 
 
@@ -293,7 +283,7 @@ def _escape(args: argparse.Namespace) -> int:
         factors = _factors(args, rules, args.bid, args.report)
     result = escape_result(args.seat, EscapeKind(args.kind), args.landlord, factors, rules)
     pays = -result.points[args.seat]
-    _emit(args, _result_json(result, {"pays": pays}), _result_text(result))
+    emit(args, _result_json(result, {"pays": pays}), _result_text(result))
     return 0
 
 
@@ -336,7 +326,7 @@ def _simulate(args: argparse.Namespace) -> int:
         f"{args.deals} deals in {seconds:.2f} s ({data['deals_per_second']} deals/s); "
         + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
     )
-    _emit(args, data, text)
+    emit(args, data, text)
     return 0
 
 
@@ -360,12 +350,12 @@ def _replay(args: argparse.Namespace) -> int:
             records = [Record.from_json(item) for item in items]
             match = replay_match(records)
             out = {"ok": True, "match": match.to_json()}
-            _emit(args, out, f"verified 核对无误: {len(records)} deals, points {match.points}")
+            emit(args, out, f"verified 核对无误: {len(records)} deals, points {match.points}")
             return 0
         record = Record.from_json(data)
         deal = replay(record)
     except ReplayError as exc:
-        _emit(args, {"ok": False, "error": str(exc), "index": exc.index}, f"rejected: {exc}")
+        emit(args, {"ok": False, "error": str(exc), "index": exc.index}, f"rejected: {exc}")
         print(f"luzi replay: rejected: {exc}", file=sys.stderr)
         return 1
     out = {
@@ -379,7 +369,7 @@ def _replay(args: argparse.Namespace) -> int:
     text = "verified 核对无误: " + (
         _result_text(deal.result) if deal.result else f"{len(deal.actions)} actions, not over"
     )
-    _emit(args, out, text)
+    emit(args, out, text)
     return 0
 
 

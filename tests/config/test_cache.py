@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.cache import caches
 
 from config.cache import TolerantRedisCache
-from games import realtime
+from games import presence
 
 nowhere = {"OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}
 
@@ -37,9 +37,9 @@ def test_presence_is_counted_in_a_cache_that_does_not_guess(
     """A lost count would declare a player gone; the presence keys also expire, so a crashed web
     process cannot keep a seat present for ever."""
     assert not settings.CACHES["presence"]["BACKEND"].endswith("TolerantRedisCache")
-    monkeypatch.setattr(realtime, "PRESENCE_SECONDS", 1)
-    count_key, seen_key = realtime._presence_keys(424242, 3)
-    realtime.presence(424242, 3, +1)
+    monkeypatch.setattr(presence, "PRESENCE_SECONDS", 1)
+    count_key, seen_key = presence.presence_keys(424242, 3)
+    presence.presence(424242, 3, +1)
     store = caches["presence"]
     assert store.get(count_key) == 1 and store.get(seen_key) is not None
     time.sleep(1.3)

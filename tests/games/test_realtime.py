@@ -26,10 +26,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def _no_leaving(settings: Any) -> None:
-    """Closing a socket is leaving the table only in the tests that set a grace period; presence
-    counts from earlier tests (table ids come again) are forgotten."""
-    settings.LUZI_LEAVE_GRACE_SECONDS = 0
+def _fresh_presence() -> None:
+    """Presence counts from earlier tests (table ids come again) are forgotten."""
     cache.clear()
 
 
@@ -194,40 +192,7 @@ def test_unknown_tables_and_foreign_origins_are_refused() -> None:
     async_to_sync(run)()
 
 
-def test_closing_the_page_past_the_grace_period_is_leaving_the_table(settings: Any) -> None:
-    settings.LUZI_LEAVE_GRACE_SECONDS = 0.3
-    table, users = people_table((0, 3))
-    match = services.match_start(table=table, seed=5)
-    cookie0, cookie3 = session_cookie(users[0]), session_cookie(users[3])
-
-    async def run() -> None:
-        # seat 3 reloads its page within the grace period: it stays
-        comm = socket(table, cookie3)
-        assert (await comm.connect())[0]
-        await next_state(comm)
-        await comm.disconnect()
-        comm3 = socket(table, cookie3)
-        assert (await comm3.connect())[0]
-        await next_state(comm3)
-        # seat 0 closes its page and does not come back
-        comm0 = socket(table, cookie0)
-        assert (await comm0.connect())[0]
-        await next_state(comm0)
-        await comm0.disconnect()
-        await asyncio.sleep(0.8)
-        pushed = await next_state(comm3, timeout=2.0)
-        assert pushed["match"]["status"] == "finished"
-        await comm3.disconnect()
-
-    async_to_sync(run)()
-    match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED
-    assert match.end_reason == Match.EndReason.ESCAPE
-    assert match.seat_points[0] < 0  # the escaper pays
-
-
-def test_spectators_closing_their_page_change_nothing(settings: Any) -> None:
-    settings.LUZI_LEAVE_GRACE_SECONDS = 0.2
+def test_spectators_closing_their_page_change_nothing() -> None:
     table, _users = people_table()
     match = services.match_start(table=table, seed=5)
     cookie = session_cookie(UserFactory())
