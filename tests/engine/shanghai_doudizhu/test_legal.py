@@ -121,3 +121,15 @@ def test_declared_set_goes_out_whole_and_alone() -> None:
     assert sorted(str(p) for p in plays) == ["3S", "8S 8S 8H 8H 8D 8D 8C"]
     # undeclared, the same cards may be split
     assert len(legal_plays(hand)) > 2
+
+
+def test_whole_chain_hand_equals_oracle() -> None:
+    # 14 cards: both A positions need the A twice; the 13-run reads 2..A once
+    hand = parse_cards("AS AH 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS")
+    generated = [ranks(p) for p in legal_plays(hand)]
+    assert len(generated) == len(set(generated))
+    assert set(generated) == oracle(hand, None)
+    over = Play.parse("AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD")
+    assert [str(p) for p in legal_plays(hand, over)] == []
+    fourteen = [p for p in legal_plays(hand) if p.size == 14]
+    assert [p.key_token for p in fourteen] == ["A"]
