@@ -310,10 +310,11 @@ class Deal:
         self.actions.append(action)
         self._count_timeout(action)
 
-    def timeout(self) -> Action:
-        """Let the system act for the seat whose time ran out; returns the action it took."""
-        if self.turn is None:
-            raise IllegalActionError(f"no action is awaited ({self._state()})")
+    def timeout(self, seat: int | None = None) -> Action:
+        """Let the system act for the seat whose time ran out (``seat``, if given, must be the
+        awaited one); returns the action it took."""
+        if self.turn is None or (seat is not None and seat != self.turn):
+            raise IllegalActionError(f"no action of seat {seat} is awaited ({self._state()})")
         action = self.system_action(self.turn)
         self.apply(action)
         return action

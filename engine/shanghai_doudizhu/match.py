@@ -30,6 +30,7 @@ class MatchEnd(enum.Enum):
 
     DEALS = "deals"
     ESCAPE = "escape"
+    LEFT = "left"
 
 
 def deal_seed(match_seed: int | str, number: int) -> str:
@@ -51,6 +52,7 @@ class Match:
         self.all_pass_run = 0  # all-pass deals since the last played deal
         self.pending = 0  # queued 荒番局 (huangfan=queue)
         self.end: MatchEnd | None = None
+        self.left: int | None = None
 
     @property
     def over(self) -> bool:
@@ -115,10 +117,10 @@ class Match:
         deal.apply(action)
         self._settle(deal)
 
-    def timeout(self) -> Action:
+    def timeout(self, seat: int | None = None) -> Action:
         """The system acts for the awaited seat of the current deal."""
         deal = self._current()
-        action = deal.timeout()
+        action = deal.timeout(seat)
         self._settle(deal)
         return action
 
@@ -128,6 +130,18 @@ class Match:
         result = deal.escape(seat, kind)
         self._settle(deal)
         return result
+
+    def leave(self, seat: int) -> None:
+        """``seat`` leaves between deals: not an escape (nothing is scored), but the match ends
+        for the table."""
+        if seat not in SEATS:
+            raise IllegalActionError(f"seat must be 0-3, not {seat!r}")
+        if self.over:
+            raise IllegalActionError(f"the match is over ({self.end.value if self.end else ''})")
+        if self.deal is not None:
+            raise IllegalActionError(f"seat {seat} leaves during a deal: that is an escape")
+        self.left = seat
+        self.end = MatchEnd.LEFT
 
     def _settle(self, deal: Deal) -> None:
         result = deal.result
@@ -157,6 +171,7 @@ class Match:
             "deals": len(self.deals),
             "played": self.played,
             "end": None if self.end is None else self.end.value,
+            "left": self.left,
             "points": list(self.points),
             "rating": list(self.rating),
             "results": [None if d.result is None else d.result.to_json() for d in self.deals],

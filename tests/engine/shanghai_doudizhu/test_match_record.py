@@ -224,3 +224,23 @@ def test_deals_with_timeouts_and_escapes_replay(seed: int, interrupts: list[int]
     assert deal.cards_accounted() and deal.result is not None
     again = replay(Record.loads(Record.from_deal(deal).dumps()))
     assert again.result == deal.result
+
+
+def test_leaving_between_deals_is_no_escape_but_ends_the_match() -> None:
+    match = Match(seed=6)
+    all_pass(match)
+    match.leave(2)
+    assert match.end is MatchEnd.LEFT and match.points == [0, 0, 0, 0] and match.left == 2
+    during = Match(seed=6)
+    during.start_deal()
+    with pytest.raises(EngineError, match="escape"):
+        during.leave(1)
+
+
+def test_timeout_names_the_awaited_seat() -> None:
+    match = Match(seed=7)
+    deal = match.start_deal()
+    other = ((deal.turn or 0) + 1) % 4
+    with pytest.raises(EngineError, match=f"no action of seat {other}"):
+        match.timeout(other)
+    assert match.timeout(deal.turn).system
