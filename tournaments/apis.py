@@ -5,8 +5,6 @@ message (config.exceptions.api_exception_handler)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.db.models import QuerySet
@@ -28,6 +26,7 @@ from rest_framework.views import APIView
 from config.exceptions import ApplicationError, NotAllowedError
 from tournaments import results as results_services
 from tournaments import services
+from tournaments.exports import csv_download
 from tournaments.i18n import join_list
 from tournaments.models import Event, Meet, Pairing, ResultSubmission, Round
 from tournaments.results import event_tallies_refresh
@@ -271,13 +270,9 @@ class StandingsApi(APIView):
 def standings_csv(event: Event, kind: str) -> HttpResponse:
     """Return the standings as a CSV download (UTF-8 with a BOM, so spreadsheet programs read the
     Chinese names)."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=STANDINGS_COLUMNS[kind], extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(standings_rows_fresh(event, kind))
-    response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{kind}.csv"'
-    return response
+    columns = STANDINGS_COLUMNS[kind]
+    rows = ([row.get(c, "") for c in columns] for row in standings_rows_fresh(event, kind))
+    return csv_download(f"event-{event.pk}-{kind}.csv", columns, rows)
 
 
 class StandingsCsvApi(APIView):

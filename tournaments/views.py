@@ -3,8 +3,6 @@ pairings (by table and by team), live standings, projector, team, player, meet l
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.core.cache import cache
@@ -16,6 +14,7 @@ from django.utils.translation import get_language
 
 from games.models import LevelStep, level_label
 from tournaments.apis import standings_csv, standings_rows_fresh
+from tournaments.exports import csv_download
 from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
 from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
@@ -316,12 +315,16 @@ def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def meet_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The meet's unit leaderboard as CSV (UTF-8 with a BOM for spreadsheet programs)."""
     meet, _events, rows = _meet_rows(request, slug)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["rank", "unit", "points", "places"])
-    for row in rows:
-        places = "; ".join(f"{name} #{place}" for name, place in row["places"])
-        writer.writerow([row["rank"], row["unit"], row["points"], places])
-    response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="meet-{meet.slug}.csv"'
-    return response
+    return csv_download(
+        f"meet-{meet.slug}.csv",
+        ["rank", "unit", "points", "places"],
+        (
+            [
+                row["rank"],
+                row["unit"],
+                row["points"],
+                "; ".join(f"{name} #{place}" for name, place in row["places"]),
+            ]
+            for row in rows
+        ),
+    )

