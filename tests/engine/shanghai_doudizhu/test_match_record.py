@@ -244,3 +244,19 @@ def test_timeout_names_the_awaited_seat() -> None:
     with pytest.raises(EngineError, match=f"no action of seat {other}"):
         match.timeout(other)
     assert match.timeout(deal.turn).system
+
+
+def test_a_timeouts_escape_replays_from_its_system_actions() -> None:
+    deal = Deal(seed=31)
+    seat = deal.turn or 0
+    while not deal.over:
+        if deal.turn == seat:
+            deal.timeout()
+        else:
+            turn = deal.turn or 0
+            deal.apply(HeuristicBot(turn).act(deal, turn))
+    assert deal.result is not None
+    again = replay(Record.loads(Record.from_deal(deal).dumps()))
+    assert again.result == deal.result
+    assert deal.result.outcome is Outcome.ESCAPE  # the first bidder passes, then times out
+    assert deal.result.escaper == seat and deal.result.escape_kind is EscapeKind.TIMEOUTS
