@@ -51,11 +51,15 @@ def now(match: Match) -> tuple[int, int, Any]:
     match.refresh_from_db()
     row = match.deals.get(number=match.current_deal)
     held = _held.get(match.pk)
-    if held is not None and len(held.deals) == row.number:
-        if len(held.deals[-1].actions) == row.seq and held.over == (match.status != "playing"):
-            # the services changed it in place and committed it (without on-commit hooks here,
-            # nobody handed it back): saves replaying the deal at every step
-            engine_state.remember(match, row, held)
+    if (
+        held is not None
+        and len(held.deals) == row.number
+        and len(held.deals[-1].actions) == row.seq
+        and held.over == (match.status != "playing")
+    ):
+        # the services changed it in place and committed it (without on-commit hooks here,
+        # nobody handed it back): saves replaying the deal at every step
+        engine_state.remember(match, row, held)
     engine = engine_state.engine_match(match, row)
     engine_state.remember(match, row, engine)
     _held[match.pk] = engine
