@@ -208,7 +208,10 @@ class Deal:
             self._escape(action)
             return
         if action.system:
-            expected = self.system_action(action.seat)
+            try:
+                expected = self.system_action(action.seat)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"{action}: {exc}") from None
             if expected != action:
                 raise IllegalActionError(f"{action}: the system takes {expected} here")
         self._do(action)

@@ -325,6 +325,8 @@ def test_a_system_action_must_be_what_the_system_does():
     answer_none(deal)
     with pytest.raises(IllegalActionError, match="system"):
         deal.apply(Action.play(0, [Card.parse("9S")], system=True))
+    with pytest.raises(IllegalActionError, match=r"^1 pass \(system\): no action of seat 1"):
+        deal.apply(Action.pass_(1, system=True))
     deal.apply(Action.play(0, [Card.parse("7H")], system=True))
 
 
