@@ -10,23 +10,35 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import services as accounts_services
 from config.converters import MAX_ID
 from config.exceptions import ApplicationError
 from tournaments import results as results_services
 from tournaments import services
-from tournaments.models import Event, Pairing, PairingTally, ResultSubmission, Round, RoundLog
+from tournaments.models import (
+    Event,
+    Pairing,
+    PairingTally,
+    ResultSubmission,
+    Round,
+    RoundEntry,
+    RoundLog,
+)
 from tournaments.results import event_tallies_refresh
 from tournaments.selectors import round_byes, round_tables
+from tournaments.sorting import naturally
 
 IMPORT_SESSION_KEY = "tournaments-import"
 MAX_UPLOAD = 5 * 1024 * 1024
@@ -101,7 +113,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "current": current,
             "tables": tables,
             "byes": list(round_byes(round=current)) if current else [],
-            "teams": list(event.teams.order_by("name")),
+            "teams": naturally(event.teams.all(), lambda team: team.name),
             "waiting": waiting,
             "log": log.order_by("-at", "-id")[:20],
             "team_count": event.teams.count(),
@@ -395,6 +407,76 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             "is_organizer": True,
         },
     )
+
+
+def _qr_svg(link: str) -> str:
+    """An inline SVG QR code of ``link`` (made here: no request leaves the server)."""
+    return str(segno.make(link, error="m").svg_inline(scale=3, border=2, omitsize=True))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
+    """One printable sheet of login codes for a whole event or one round's tables: a card per
+    player with the code and a QR code of the login link. Issuing (POST) replaces the players'
+    earlier codes; the sheet is shown only once."""
+    event = _organized(request, pk)
+    rounds = list(event.rounds.order_by("number"))
+    if request.method == "GET":
+        return render(
+            request,
+            "tournaments/manage/login_codes.html",
+            {"event": event, "rounds": rounds, "is_organizer": True},
+        )
+    scope = request.POST.get("scope", "event")
+    round = None
+    tables: dict[int, int] = {}
+    if scope == "event":
+        teams = list(event.teams.all())
+    else:
+        round_id = _posted_id(request, "scope")
+        if round_id is None:
+            return _bad_form(request, _("Choose the whole event or one of its rounds ('scope')."))
+        round = get_object_or_404(event.rounds, pk=round_id)
+        entries = RoundEntry.objects.filter(round=round, pairing__isnull=False).select_related(
+            "team", "pairing"
+        )
+        teams = [entry.team for entry in entries]
+        tables = {entry.team_id: entry.pairing.number for entry in entries if entry.pairing}
+    teams = naturally(teams, lambda team: team.name)
+    if round is not None:
+        teams.sort(key=lambda team: tables.get(team.pk, 0))
+    link = request.build_absolute_uri(reverse("accounts:code_login"))
+    cards = []
+    with transaction.atomic():
+        for team in teams:
+            for issued in accounts_services.team_login_codes_issue(
+                team=team, issued_by=request.user
+            ):
+                url = f"{link}?code={issued.code}" if issued.code else ""
+                cards.append(
+                    {
+                        "team": team,
+                        "table": tables.get(team.pk),
+                        "issued": issued,
+                        "link": url,
+                        "qr": _qr_svg(url) if url else "",
+                    }
+                )
+    response = render(
+        request,
+        "tournaments/manage/login_codes_sheet.html",
+        {
+            "event": event,
+            "round": round,
+            "cards": cards,
+            "refused": [c for c in cards if c["issued"].refused],
+            "login_url": link,
+            "is_organizer": True,
+        },
+    )
+    response["Cache-Control"] = "no-store"  # the codes are shown once
+    return response
 
 
 @login_required

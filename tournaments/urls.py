@@ -19,6 +19,7 @@ urlpatterns = [
     # Organizers
     path("events/<id:pk>/manage/", manage_views.dashboard, name="dashboard"),
     path("events/<id:pk>/manage/import/", manage_views.import_players, name="import"),
+    path("events/<id:pk>/manage/codes/", manage_views.login_codes, name="login_codes"),
     path(
         "events/<id:pk>/manage/rounds/<str:action>/",
         manage_views.round_action,

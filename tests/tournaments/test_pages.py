@@ -285,3 +285,29 @@ def test_a_winner_that_was_not_dealing_is_told_why_it_did_not_go_up(world) -> No
         .content.decode()
     )
     assert "只有庄家方升级" in page and other.team_b.name in page
+
+
+def test_login_codes_for_a_whole_event_print_on_one_sheet_with_qr_codes(world) -> None:
+    from accounts.models import LoginCode
+
+    event = world["event"]
+    url = f"/events/{event.pk}/manage/codes/"
+    c = _client(world["organizer"])
+    assert _client(UserFactory()).get(url).status_code == 403
+    assert "scope" in c.get(url).content.decode()
+    staff = world["pairing"].team_a.members.order_by("order").first().player
+    staff.user = UserFactory(is_staff=True)
+    staff.save(update_fields=["user"])
+    response = c.post(url, {"scope": "event"})
+    page = response.content.decode()
+    assert response["Cache-Control"] == "no-store"
+    assert page.count('class="code-card"') == 5 * 3 - 1  # every player but the staff account
+    assert page.count("<svg") >= 14 and "/accounts/code/" in page
+    assert staff.name in page and "工作人员或管理员" in page  # the refusal is shown
+    first = set(LoginCode.objects.values_list("pk", flat=True))
+    c.post(url, {"scope": "event"})
+    unused = LoginCode.objects.filter(used_at__isnull=True).values_list("pk", flat=True)
+    assert not first & set(unused)  # the first sheet's codes stop working
+    round_page = c.post(url, {"scope": str(world["round"].pk)}).content.decode()
+    assert round_page.count('class="code-card"') == 4 * 3 - 1  # the round's two tables
+    assert c.post(url, {"scope": "x"}).status_code == 400
