@@ -90,6 +90,7 @@ class Channel(virtual.Channel):
         self._timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
         self._lock = threading.Lock()
         super().__init__(connection, **kwargs)
+        self.db  # noqa: B018  (opens the file now: a broker that cannot be reached says so at once)
 
     @property
     def db(self) -> sqlite3.Connection:
