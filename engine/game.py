@@ -244,8 +244,8 @@ class MatchState(Protocol):
         ...
 
     @property
-    def points(self) -> tuple[int, ...]:
-        """Points per seat over the match, base included."""
+    def points(self) -> Sequence[int]:
+        """Points per seat over the match, base included (a copy)."""
         ...
 
     @property
@@ -346,6 +346,16 @@ class Game(Protocol):
     def new_match(self, *, seed: int | str, options: GameOptions, base: int = 1) -> MatchState: ...
 
     def action_from_json(self, data: Any) -> GameAction: ...
+
+    def seat_action(self, seat: int, kind: str, cards: str = "") -> GameAction:
+        """The action a seated player sends (``kind`` and the cards as text); raises
+        :class:`~engine.errors.EngineError` for an unknown kind or malformed cards."""
+        ...
+
+    def commutes(self, since: Sequence[GameAction], seat: int, kind: str) -> bool:
+        """Whether an action of ``kind`` by ``seat`` still means what it meant after the actions
+        ``since`` that others made meanwhile (大怪路子: returns of other receivers)."""
+        ...
 
     def bot(self, kind: str, seed: int | str) -> Bot: ...
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from engine.daguai import Record, RecordError, ReplayError, replay, replay_match
-from engine.daguai.offline import OfflineEntry, score_match
 from engine.errors import EngineError
+from engine.game import Game
 from games import engine_state
 from games.models import Deal, LevelStep, Match, Table, level_label
 
@@ -67,18 +67,19 @@ def matches_audit(matches: Iterable[Match]) -> Audit:
 
 def _online(match: Match, deals: list[Deal]) -> list[Problem]:
     problems: list[Problem] = []
+    game = engine_state.game_of(match)
     steps = {s.deal_number: s for s in LevelStep.objects.filter(match=match)}
-    records: list[Record] = []
+    records: list[dict[str, Any]] = []
     for deal in deals:
-        here = [Problem(match.pk, deal.number, m) for m in _deal(deal, steps, records)]
+        here = [Problem(match.pk, deal.number, m) for m in _deal(game, deal, steps, records)]
         problems += here
     if problems:
         return problems
-    finished = [r for r in records if r.result is not None]
+    finished = [r for r in records if r.get("result") is not None]
     if len(finished) != len(records):
         return problems
     try:
-        replayed = replay_match(records, left=match.left_seat) if records else None
+        replayed = game.replay_match(records, left=match.left_seat) if records else None
     except EngineError as exc:
         return [Problem(match.pk, None, f"the deals do not chain: {exc}")]
     if replayed is not None:
@@ -90,8 +91,9 @@ def _online(match: Match, deals: list[Deal]) -> list[Problem]:
                     f"points {match.seat_points} stored, {list(replayed.points)} replayed",
                 )
             )
-        levels = (int(replayed.levels.a), int(replayed.levels.b))
-        if levels != (match.level_a, match.level_b):
+        level = replayed.figures().get("level")
+        levels = None if level is None else (level["A"], level["B"])
+        if levels is not None and levels != (match.level_a, match.level_b):
             problems.append(Problem(match.pk, None, f"levels {levels} replayed"))
     if match.current_deal > len(finished):  # a deal being played: its log must replay
         try:
@@ -102,69 +104,73 @@ def _online(match: Match, deals: list[Deal]) -> list[Problem]:
     return problems
 
 
-def _deal(deal: Deal, steps: dict[int, LevelStep], records: list[Record]) -> list[str]:
-    logged = [engine_state.to_engine(a) for a in sorted(deal.actions.all(), key=lambda a: a.seq)]
+def _deal(
+    game: Game, deal: Deal, steps: dict[int, LevelStep], records: list[dict[str, Any]]
+) -> list[str]:
+    rows = sorted(deal.actions.all(), key=lambda a: a.seq)
+    logged = [engine_state.to_engine(a, game).to_json() for a in rows]
     if deal.status != Deal.Status.FINISHED:
         return []
     try:
-        record = Record.loads(deal.record)
-    except RecordError as exc:
+        record = game.read_record(deal.record)
+    except EngineError as exc:
         return [f"the record does not read: {exc}"]
     records.append(record)
-    if list(record.actions) != logged:
+    actions = record.get("actions", [])
+    if actions != logged:
         first = next(
-            (i for i, (a, b) in enumerate(zip(record.actions, logged, strict=False), 1) if a != b),
-            min(len(record.actions), len(logged)) + 1,
+            (i for i, (a, b) in enumerate(zip(actions, logged, strict=False), 1) if a != b),
+            min(len(actions), len(logged)) + 1,
         )
         return [f"the action log differs from the record at action {first}"]
     try:
-        replayed = replay(record)
-    except (ReplayError, RecordError) as exc:
+        replayed = game.replay_record(record)
+    except EngineError as exc:
         return [f"the record does not replay: {exc}"]
-    result = replayed.result
-    assert result is not None
+    result, points = replayed["result"], replayed["points"]
+    assert result is not None and points is not None
     problems = []
-    if result.to_json() != deal.result:
+    if result != deal.result:
         problems.append("the stored result differs from the replay")
-    if list(replayed.finish) != deal.finishing_order:
-        problems.append(f"finishing order {deal.finishing_order}, replayed {list(replayed.finish)}")
-    if list(result.points) != deal.seat_points:
-        problems.append(f"points {deal.seat_points}, replayed {list(result.points)}")
+    if list(replayed["finish"]) != deal.finishing_order:
+        problems.append(f"finishing order {deal.finishing_order}, replayed {replayed['finish']}")
+    if list(points) != deal.seat_points:
+        problems.append(f"points {deal.seat_points}, replayed {list(points)}")
     step = steps.get(deal.number)
-    levels = getattr(result, "levels", None)
-    if levels is not None and (
-        step is None or (step.level_a, step.level_b) != (int(levels.a), int(levels.b))
+    level = (replayed["figures"] or {}).get("level")
+    if level is not None and (
+        step is None or (step.level_a, step.level_b) != (level["A"], level["B"])
     ):
         stored = (
             None if step is None else f"{level_label(step.level_a)},{level_label(step.level_b)}"
         )
-        problems.append(f"level step {stored}, replayed {levels}")
+        replayed_levels = f"{level_label(level['A'])},{level_label(level['B'])}"
+        problems.append(f"level step {stored}, replayed {replayed_levels}")
     return problems
 
 
 def _offline(match: Match, deals: list[Deal]) -> list[Problem]:
-    entries = []
+    entries: list[dict[str, Any]] = []
     for deal in deals:
         result = deal.result or {}
         if result.get("outcome") == "escape":
-            entries.append(OfflineEntry(tuple(deal.finishing_order), escape=result.get("seat")))
+            entries.append({"finish": list(deal.finishing_order), "escape": result.get("seat")})
         else:
-            entries.append(OfflineEntry(tuple(deal.finishing_order)))
+            entries.append({"finish": list(deal.finishing_order)})
     if match.left_seat is not None:
-        entries.append(OfflineEntry(leave=match.left_seat))
+        entries.append({"leave": match.left_seat})
     first = deals[0].dealer_seat if deals else 0
     try:
-        scored = score_match(
-            first_dealer=first,
-            entries=entries,
-            rules=engine_state.rules_of(match),
+        scored = engine_state.game_of(match).score_sheet(
+            {"first_dealer": first, "deals": entries},
+            options=engine_state.rules_of(match),
             base=match.base_score,
         )
     except EngineError as exc:
         return [Problem(match.pk, None, f"the entered deals do not score: {exc}")]
     problems = []
     for deal, scored_deal in zip(deals, scored.deals, strict=False):
-        if scored_deal.result.to_json() != deal.result:
+        if scored_deal.result != deal.result:
             problems.append(Problem(match.pk, deal.number, "the stored result differs"))
     if list(scored.points) != match.seat_points:
         problems.append(Problem(match.pk, None, f"points {match.seat_points} stored"))

@@ -13,19 +13,17 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from engine.cards import parse_cards
-from engine.daguai import Action as EngineAction
-from engine.daguai import ActionKind, Rules
-from engine.daguai import Match as EngineMatch
 from engine.errors import EngineError
+from engine.game import Game, GameAction, GameOptions, MatchState
+from engine.registry import get_game
 from games.models import Action, Deal, Match
 
-__all__ = ["Token", "engine_match", "forget", "remember", "rules_of", "token_of"]
+__all__ = ["Token", "engine_match", "forget", "game_of", "remember", "rules_of", "token_of"]
 
 Token = tuple[object, ...]
 
 _CACHE_SIZE = 512
-_cache: OrderedDict[int, tuple[Token, EngineMatch]] = OrderedDict()
+_cache: OrderedDict[int, tuple[Token, MatchState]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -33,11 +31,16 @@ class StateError(RuntimeError):
     """The stored actions do not replay: the database was changed behind the services' back."""
 
 
-def rules_of(match: Match) -> Rules:
-    """The engine's rule options of ``match`` (its options with its deals per match)."""
+def game_of(match: Match) -> Game:
+    """The game ``match`` is played at, from the registry (大怪路子 when it names none)."""
+    return get_game(getattr(match, "game", None) or None)
+
+
+def rules_of(match: Match) -> GameOptions:
+    """The game's rule options of ``match`` (its options with its deals per match)."""
     options = dict(match.rule_options or {})
     options["deals_per_match"] = match.deals_per_match
-    return Rules.from_json(options)
+    return game_of(match).options_from_json(options)
 
 
 def token_of(match: Match, deal: Deal | None) -> Token:
@@ -53,13 +56,16 @@ def token_of(match: Match, deal: Deal | None) -> Token:
     )
 
 
-def to_engine(row: Action) -> EngineAction:
-    """The engine action stored in an action row."""
-    kind = ActionKind(row.kind)
-    return EngineAction(kind, row.seat, tuple(parse_cards(row.cards)), row.system)
+def _action(game: Game, seat: int, kind: str, cards: str, system: bool) -> GameAction:
+    return game.action_from_json({"kind": kind, "seat": seat, "cards": cards, "system": system})
 
 
-def engine_match(match: Match, deal: Deal | None) -> EngineMatch:
+def to_engine(row: Action, game: Game | None = None) -> GameAction:
+    """The game's action stored in an action row (of 大怪路子 unless ``game`` is given)."""
+    return _action(game or get_game(), row.seat, row.kind, row.cards, row.system)
+
+
+def engine_match(match: Match, deal: Deal | None) -> MatchState:
     """The engine state of ``match`` as committed (from the cache when it holds this state).
 
     The returned object may be changed by the caller: it is the caller's copy until it is handed
@@ -71,13 +77,15 @@ def engine_match(match: Match, deal: Deal | None) -> EngineMatch:
     if hit is not None and hit[0] == token:
         return hit[1]
     if hit is not None and deal is not None:
-        caught_up = _catch_up(hit[0], hit[1], token, deal)
+        caught_up = _catch_up(hit[0], hit[1], token, deal, game_of(match))
         if caught_up is not None:
             return caught_up
     return _rebuild(match, deal)
 
 
-def _catch_up(old: Token, engine: EngineMatch, token: Token, deal: Deal) -> EngineMatch | None:
+def _catch_up(
+    old: Token, engine: MatchState, token: Token, deal: Deal, game: Game
+) -> MatchState | None:
     """Bring a cached state of the same deal up to date by applying only the newer actions.
 
     Another process (a worker, another web process) moved the deal on; the log is append-only, so
@@ -86,35 +94,34 @@ def _catch_up(old: Token, engine: EngineMatch, token: Token, deal: Deal) -> Engi
     seed, created, number, seq, _status, left = old
     if (seed, created, number, left) != (token[0], token[1], token[2], token[5]):
         return None
-    if not isinstance(seq, int) or seq > deal.seq or engine.deal is None:
+    if not isinstance(seq, int) or seq > deal.seq or not engine.in_deal:
         return None
     rows = Action.objects.filter(deal=deal, seq__gt=seq, seq__lte=deal.seq).order_by("seq")
     try:
         for row in rows.only("seat", "kind", "cards", "system"):
-            engine.apply(to_engine(row))
+            engine.apply(to_engine(row, game))
     except EngineError:
         return None
-    if len(engine.deals[-1].actions) != deal.seq:
+    if engine.deal_info(engine.deals_started).actions != deal.seq:
         return None
     return engine
 
 
-def _rebuild(match: Match, deal: Deal | None) -> EngineMatch:
+def _rebuild(match: Match, deal: Deal | None) -> MatchState:
     """Replay ``match`` up to ``deal``'s sequence number (actions committed since are left out:
     the state is exactly the one these rows name)."""
-    engine = EngineMatch(seed=match.seed, rules=rules_of(match), base=match.base_score)
+    game = game_of(match)
+    engine = game.new_match(seed=match.seed, options=rules_of(match), base=match.base_score)
     rows = Action.objects.filter(deal__match=match, deal__number__lte=match.current_deal)
     if deal is not None:
         rows = rows.exclude(deal__number=deal.number, seq__gt=deal.seq)
     rows = rows.order_by("deal__number", "seq").values_list(
         "deal__number", "seq", "seat", "kind", "cards", "system"
     )
-    by_deal: dict[int, list[EngineAction]] = {}
-    for number, _seq, seat, kind, cards, system in rows:
-        by_deal.setdefault(number, []).append(
-            EngineAction(ActionKind(kind), seat, tuple(parse_cards(cards)), system)
-        )
+    by_deal: dict[int, list[GameAction]] = {}
     try:
+        for number, _seq, seat, kind, cards, system in rows:
+            by_deal.setdefault(number, []).append(_action(game, seat, kind, cards, system))
         for number in range(1, match.current_deal + 1):
             engine.start_deal()
             for action in by_deal.get(number, []):
@@ -126,7 +133,7 @@ def _rebuild(match: Match, deal: Deal | None) -> EngineMatch:
     return engine
 
 
-def remember(match: Match, deal: Deal | None, engine: EngineMatch) -> None:
+def remember(match: Match, deal: Deal | None, engine: MatchState) -> None:
     """Keep ``engine`` as the state named by the (committed) rows ``match`` and ``deal``."""
     with _lock:
         _cache[match.pk] = (token_of(match, deal), engine)

@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from engine.daguai import Match as EngineMatch
+from engine.game import MatchState
 from games import engine_state, presence
 from games.models import SEAT_COUNT, Deal, Match, Table, TableSeat, level_label, side_of_seat
 
@@ -286,7 +286,7 @@ def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
             status=match.deal_status,  # type: ignore[attr-defined]
             turn_deadline=match.deal_deadline,  # type: ignore[attr-defined]
         )
-    engine: EngineMatch | None = None
+    engine: MatchState | None = None
     if table.mode == Table.Mode.ONLINE:
         engine = engine_state.engine_match(match, deal_row)
     try:
@@ -296,15 +296,14 @@ def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
             state["deal_number"] = deal_row.number
             if deal_row.turn_deadline is not None:
                 state["deadline"] = deal_row.turn_deadline.isoformat()
-        deal = engine.deal if engine is not None else None
-        if engine is not None and deal is None and engine.deals:
-            deal = engine.deals[-1]  # between deals (or at the end): the last deal's final view
-        if deal is not None:
-            state["deal"] = deal.public_view()
+        # the deal being played; between deals (or at the end) the last deal's final view
+        number = engine.deals_started if engine is not None else 0
+        if engine is not None and number:
+            state["deal"] = engine.deal_view(number)
             for entry in state["seats"]:
-                entry["cards"] = len(deal.hand(entry["seat"]))
+                entry["cards"] = engine.hand_size(number, entry["seat"])
             for seat in sorted(seats_wanted):
-                view = deal.private_view(seat)
+                view = engine.deal_view(number, seat)
                 private[seat] = {k: view[k] for k in ("hand", "legal", "tributes")}
     finally:
         if engine is not None:
@@ -341,7 +340,7 @@ def _people_seats(table: Table, match: Match) -> set[int]:
     return {s for s, _name, _bot, user in _seat_rows(table, match) if user}
 
 
-def _match_summary(match: Match, engine: EngineMatch | None) -> dict[str, Any]:
+def _match_summary(match: Match, engine: MatchState | None) -> dict[str, Any]:
     ladder = _ladder(match)
     return {
         "id": match.pk,
@@ -355,7 +354,7 @@ def _match_summary(match: Match, engine: EngineMatch | None) -> dict[str, Any]:
         "team_points": {"A": match.points_a, "B": match.points_b},
         "end_reason": match.end_reason or None,
         "winner": match.winner_side or None,
-        "results": [] if engine is None else [r.to_json() for r in engine.results],
+        "results": [] if engine is None else engine.results(),
         "turn_seconds": match.turn_seconds,
     }
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Sequence
@@ -19,12 +20,8 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
-from engine.cards import format_cards, parse_cards
-from engine.daguai import Action as EngineAction
-from engine.daguai import ActionKind, HeuristicBot, MatchEnd, Phase, RandomBot, Record, Rules
-from engine.daguai import Match as EngineMatch
-from engine.daguai.offline import OfflineEntry, score_match
 from engine.errors import EngineError
+from engine.game import GameAction, MatchState
 from games import engine_state, events, presence, selectors
 from games.models import SEAT_COUNT, Action, Deal, LevelStep, Match, Player, Table, TableSeat
 
@@ -86,7 +83,7 @@ BOT_KINDS = ("heuristic", "random")
 
 @dataclass(frozen=True)
 class OfflineDeal:
-    """One deal of an offline table as a referee enters it (see engine.daguai.offline)."""
+    """One deal of an offline table as a referee enters it (the game's ``score_sheet``)."""
 
     finish: tuple[int, ...] = ()
     escape: int | None = None
@@ -101,7 +98,7 @@ class MatchGone(ApplicationError):
 class _Locked:
     match: Match
     deal: Deal | None
-    engine: EngineMatch
+    engine: MatchState
     seats: list[TableSeat]
     deal_fields: set[str] = field(default_factory=set)
 
@@ -169,7 +166,8 @@ def _bot_for(locked: _Locked, seat: int, salt: str) -> Any:
     player = next((s.player for s in locked.seats if s.seat == seat), None)
     kind = player.bot_kind if player is not None and player.bot_kind in BOT_KINDS else "heuristic"
     seed = f"{locked.match.seed}:{locked.match.current_deal}:{salt}:{seat}"
-    return HeuristicBot(seed=seed) if kind == "heuristic" else RandomBot(seed=seed)
+    game = engine_state.game_of(locked.match)
+    return game.bot(kind if kind in game.bot_kinds else game.bot_kinds[0], seed)
 
 
 @transaction.atomic
@@ -202,7 +200,9 @@ def match_start(
     options = dict(rule_options or {})
     options.pop("deals_per_match", None)
     try:
-        Rules.from_json({**options, "deals_per_match": deals_per_match})
+        engine_state.game_of(table).options_from_json(
+            {**options, "deals_per_match": deals_per_match}
+        )
     except EngineError as exc:
         raise ApplicationError(f"Bad rule options: {exc}") from None
     match = Match.objects.create(
@@ -232,15 +232,15 @@ def _deal_next(locked: _Locked) -> None:
     """Deal the engine's next deal and store its row."""
     engine, match = locked.engine, locked.match
     deal = engine.start_deal()
-    match.current_deal = len(engine.deals)
+    match.current_deal = deal.number
     locked.deal = Deal.objects.create(
         match=match,
         number=match.current_deal,
         dealer_seat=deal.dealer,
-        level_rank=int(deal.level),
+        level_rank=deal.level_rank,
         seed=deal.seed,
-        status=Deal.Status.TRIBUTE if deal.pending_returns() else Deal.Status.PLAYING,
-        tribute={"pairs": [[t.payer, t.receiver] for t in deal.tributes]},
+        status=Deal.Status.TRIBUTE if deal.waiting_setup else Deal.Status.PLAYING,
+        tribute=deal.setup,
     )
     match.save(update_fields=["current_deal", "updated_at"])
 
@@ -249,19 +249,14 @@ def _store_actions(locked: _Locked) -> None:
     """Append the engine deal's new actions to the log and store what the deal now shows."""
     deal_row = locked.deal
     assert deal_row is not None
-    deal = locked.engine.deals[deal_row.number - 1]
-    new = deal.actions[deal_row.seq :]
+    new = locked.engine.deal_actions(deal_row.number)[deal_row.seq :]
+    deal = locked.engine.deal_info(deal_row.number)
     _insert_actions(deal_row, new)
     deal_row.seq += len(new)
     fields = ["seq", "status", "finishing_order", "tribute"]
     deal_row.finishing_order = list(deal.finish)
-    if deal.tributes:
-        deal_row.tribute = {
-            "pairs": [[t.payer, t.receiver] for t in deal.tributes],
-            "cards": {str(t.payer): str(t.card) for t in deal.tributes},
-            "returns": {str(s): str(c) for s, c in deal.returns.items()},
-        }
-    if deal.phase is Phase.PLAY:
+    deal_row.tribute = deal.setup_detail
+    if not deal.waiting_setup and not deal.over:
         deal_row.status = Deal.Status.PLAYING
     if deal.over:
         _finish_deal(locked)
@@ -269,7 +264,7 @@ def _store_actions(locked: _Locked) -> None:
     locked.deal_fields.update(fields)
 
 
-def _insert_actions(deal_row: Deal, new: Sequence[EngineAction]) -> None:
+def _insert_actions(deal_row: Deal, new: Sequence[GameAction]) -> None:
     """Append ``new`` to the deal's log: one statement for a whole bot deal's ~200 actions."""
     ops = connection.ops
     columns = ("deal_id", "seq", "seat", "kind", "cards", "system", "created_at")
@@ -278,10 +273,13 @@ def _insert_actions(deal_row: Deal, new: Sequence[EngineAction]) -> None:
     )
     row = "(" + ", ".join(["%s"] * len(columns)) + ")"
     now = ops.adapt_datetimefield_value(timezone.now())
-    rows = [
-        (deal_row.pk, deal_row.seq + i, a.seat, a.kind.value, format_cards(a.cards), a.system, now)
-        for i, a in enumerate(new, 1)
-    ]
+    rows = []
+    for i, action in enumerate(new, 1):
+        a = action.to_json()
+        cards = a.get("cards", "")
+        rows.append(
+            (deal_row.pk, deal_row.seq + i, a["seat"], a["kind"], cards, action.system, now)
+        )
     if connection.vendor == "postgresql" and len(rows) > 1:
         # COPY: no per-value quoting in Python, the cheapest way to write a whole bot deal
         names = ", ".join(ops.quote_name(c) for c in columns)
@@ -310,58 +308,43 @@ def _finish_deal(locked: _Locked) -> None:
     """Store the ended deal's result, points, record and ladder step; end the match if it ended."""
     match, deal_row, engine = locked.match, locked.deal, locked.engine
     assert deal_row is not None
-    deal = engine.deals[deal_row.number - 1]
-    assert deal.result is not None
+    deal = engine.deal_info(deal_row.number)
+    assert deal.result is not None and deal.points is not None
     deal_row.status = Deal.Status.FINISHED
-    deal_row.result = deal.result.to_json()
+    deal_row.result = deal.result
     deal_row.finished_at = timezone.now()
     deal_row.turn_deadline = None
-    _set_points(deal_row, deal.result.points)
+    _set_points(deal_row, deal.points)
     names = [s.player.name for s in sorted(locked.seats, key=lambda s: s.seat)]
-    deal_row.record = Record.from_deal(
-        deal, table=match.table.name, number=deal_row.number, match_seed=match.seed, seats=names
-    ).dumps()
-    levels = engine.ladder[-1]
-    LevelStep.objects.create(
-        match=match, deal_number=deal_row.number, level_a=int(levels.a), level_b=int(levels.b)
-    )
+    record = engine.record(deal_row.number, table=match.table.name, seats=names)
+    deal_row.record = json.dumps(record, ensure_ascii=False)
+    levels = engine.figures().get("level")
+    if levels is not None:
+        LevelStep.objects.create(
+            match=match, deal_number=deal_row.number, level_a=levels["A"], level_b=levels["B"]
+        )
     _store_match(locked)
-
-
-_END_REASONS = {
-    MatchEnd.DEALS: Match.EndReason.DEALS_PLAYED,
-    MatchEnd.PASSED_A: Match.EndReason.PASSED_A,
-    MatchEnd.ESCAPE: Match.EndReason.ESCAPE,
-    MatchEnd.LEFT: Match.EndReason.LEFT,
-}
 
 
 def _store_match(locked: _Locked) -> None:
     match, engine = locked.match, locked.engine
     _set_points(match, engine.points)
-    match.level_a, match.level_b = int(engine.levels.a), int(engine.levels.b)
+    levels = engine.figures().get("level")
+    if levels is not None:
+        match.level_a, match.level_b = levels["A"], levels["B"]
     fields = ["level_a", "level_b", "updated_at", *_POINT_FIELDS]
     if engine.over:
-        assert engine.end is not None
+        assert engine.end_reason is not None
         match.status = Match.Status.FINISHED
-        match.end_reason = _END_REASONS[engine.end]
+        match.end_reason = Match.EndReason(engine.end_reason)
         match.finished_at = timezone.now()
-        match.winner_side = _winner_side(match, engine)
+        match.winner_side = engine.winner or ""  # the game decides who won the match
         fields += ["status", "end_reason", "finished_at", "winner_side", "left_seat"]
         presence.leave_cancel(match.pk)  # a leave noted for a next deal that never comes
         Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
         if Match.table.is_cached(match):
             match.table.status = Table.Status.FINISHED
     match.save(update_fields=fields)
-
-
-def _winner_side(match: Match, engine: EngineMatch) -> str:
-    """The side that won the match: the one that passed A, else the one with more points."""
-    if engine.winner is not None:
-        return engine.winner.value
-    if match.points_a != match.points_b:
-        return "A" if match.points_a > match.points_b else "B"
-    return ""
 
 
 def _schedule(locked: _Locked, *, kick: bool = False) -> None:
@@ -371,9 +354,8 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     match, engine, deal_row = locked.match, locked.engine, locked.deal
     if engine.over:
         return
-    deal = engine.deal
     match_id, number = match.pk, match.current_deal
-    if deal is None:  # between deals
+    if not engine.in_deal:  # between deals
         pause = match.between_deals_seconds
         transaction.on_commit(
             lambda: tasks.deal_start.apply_async((match_id, number + 1), countdown=pause)
@@ -384,8 +366,9 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     if _bulk(locked):
         transaction.on_commit(lambda: tasks.bot_deal.apply_async((match_id, number)))
         return
-    humans = [s for s in deal.awaiting() if s not in locked.bot_seats]
-    for seat in deal.awaiting():
+    awaiting = engine.awaiting()
+    humans = [s for s in awaiting if s not in locked.bot_seats]
+    for seat in awaiting:
         if seat in locked.bot_seats:
             delay = match.bot_delay_ms / 1000
             transaction.on_commit(
@@ -394,7 +377,9 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     now = timezone.now()
     if humans:
         deadline = deal_row.turn_deadline
-        keep = deadline is not None and (kick or (deal.phase is Phase.RETURN and deadline > now))
+        keep = deadline is not None and (
+            kick or (engine.deal_info(number).waiting_setup and deadline > now)
+        )
         if not keep:
             deal_row.turn_deadline = now + timedelta(seconds=match.turn_seconds)
         assert deal_row.turn_deadline is not None
@@ -452,14 +437,14 @@ def _stale(locked: _Locked, number: int, seq: int | None) -> bool:
 def bot_act(*, match_id: int, number: int, seq: int, seat: int) -> bool:
     """A bot plays its turn if the deal still waits for it at ``seq``; returns whether it did."""
     locked = _lock(match_id)
-    deal = locked.engine.deal
-    if _stale(locked, number, seq) or deal is None or seat not in deal.awaiting():
+    engine = locked.engine
+    if _stale(locked, number, seq) or not engine.in_deal or seat not in engine.awaiting():
         return False
     if seat not in locked.bot_seats:
         if locked.match.autoplay:  # a person came to a seat the bots played: their timer runs
             _commit(locked, kick=True)
         return False
-    locked.engine.apply(_bot_for(locked, seat, str(seq)).act(deal, seat))
+    engine.apply(_bot_for(locked, seat, str(seq)).act(engine, seat))
     _store_actions(locked)
     _commit(locked)
     return True
@@ -469,17 +454,17 @@ def bot_act(*, match_id: int, number: int, seq: int, seat: int) -> bool:
 def bot_deal_play(*, match_id: int, number: int) -> bool:
     """Play deal ``number`` of an all-bot table to its end in one go; returns whether it did."""
     locked = _lock(match_id)
-    deal = locked.engine.deal
-    if _stale(locked, number, None) or deal is None:
+    engine = locked.engine
+    if _stale(locked, number, None) or not engine.in_deal:
         return False
     if len(locked.bot_seats) != SEAT_COUNT:  # a person sat down (autoplay): turn by turn
         _commit(locked, kick=True)
         return False
     bots = [_bot_for(locked, seat, "deal") for seat in range(SEAT_COUNT)]
-    while not deal.over:
-        for seat in deal.awaiting():
-            locked.engine.apply(bots[seat].act(deal, seat))
-            if deal.over:
+    while engine.in_deal:
+        for seat in engine.awaiting():
+            engine.apply(bots[seat].act(engine, seat))
+            if not engine.in_deal:
                 break
     _store_actions(locked)
     if not locked.engine.over and locked.match.between_deals_seconds == 0:
@@ -494,11 +479,11 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
 def seat_timeout(*, match_id: int, number: int, seq: int, seat: int) -> bool:
     """The system acts for ``seat`` whose time ran out, unless the deal moved on; says if it did."""
     locked = _lock(match_id)
-    deal = locked.engine.deal
-    if _stale(locked, number, seq) or deal is None or seat not in deal.awaiting():
+    engine = locked.engine
+    if _stale(locked, number, seq) or not engine.in_deal or seat not in engine.awaiting():
         return False
     if seat in locked.bot_seats:  # autoplay, and the person went away: the bots play for them
-        locked.engine.apply(_bot_for(locked, seat, str(seq)).act(deal, seat))
+        engine.apply(_bot_for(locked, seat, str(seq)).act(engine, seat))
     else:
         locked.engine.timeout(seat)
     _store_actions(locked)
@@ -513,7 +498,7 @@ def deal_start(*, match_id: int, number: int) -> bool:
     if (
         locked.match.status != Match.Status.PLAYING
         or locked.match.current_deal != number - 1
-        or locked.engine.deal is not None
+        or locked.engine.in_deal
         or locked.engine.over
     ):
         return False
@@ -569,15 +554,13 @@ def seat_act(
     """
     if seat not in range(SEAT_COUNT):
         raise ApplicationError(f"Seat must be 0-5, not {seat!r}.")
-    if kind not in ("play", "pass", "return"):
-        raise ApplicationError(f"Unknown action {kind!r}: use play, pass or return.")
     try:
-        parsed = tuple(parse_cards(cards))
+        action = engine_state.game_of(table).seat_action(seat, kind, cards)
     except EngineError as exc:
         raise ApplicationError(str(exc)) from None
     locked = _playing(table)
-    state = locked.engine.deal
-    if state is None or locked.deal is None:
+    engine = locked.engine
+    if not engine.in_deal or locked.deal is None:
         raise ConflictError(_("The deal is over; the next deal has not been dealt yet."))
     if deal is not None and deal != locked.deal.number:
         raise ConflictError(
@@ -585,22 +568,14 @@ def seat_act(
             % {"now": locked.deal.number, "sent": deal},
             extra={"seq": locked.deal.seq},
         )
-    if seq != locked.deal.seq and not _independent(state.actions, seat, kind, seq):
+    if seq != locked.deal.seq and not _independent(locked, seat, kind, seq):
         raise ConflictError(
             _("Stale action: the deal has moved on (move %(now)d, not %(sent)d).")
             % {"now": locked.deal.seq, "sent": seq},
             extra={"seq": locked.deal.seq},
         )
-    if kind == "pass":
-        action = EngineAction.pass_(seat)
-    elif kind == "play":
-        action = EngineAction.play(seat, parsed)
-    elif len(parsed) != 1:
-        raise ApplicationError("A return is exactly one card.")
-    else:
-        action = EngineAction.return_(seat, parsed[0])
     try:
-        locked.engine.apply(action)
+        engine.apply(action)
     except EngineError as exc:
         engine_state.forget(locked.match.pk)
         raise ApplicationError(str(exc)) from None
@@ -610,15 +585,16 @@ def seat_act(
     return locked.deal.seq
 
 
-def _independent(done: Sequence[EngineAction], seat: int, kind: str, seq: int) -> bool:
+def _independent(locked: _Locked, seat: int, kind: str, seq: int) -> bool:
     """Whether an action of ``seat`` sent at ``seq`` still means what it meant, after the actions
-    ``done[seq:]`` that others made meanwhile: so only when those are returns (还贡) of other
-    receivers and it is a return too. A receiver's return depends on their own hand alone, so two
-    receivers returning at once both apply. Anything else since ``seq`` (a play, a pass, this
-    seat's own action or its system play) changes what the seat saw: stale."""
-    if kind != "return" or not 0 <= seq < len(done):
+    that others made meanwhile: the game says (大怪路子: only when those are returns (还贡) of
+    other receivers and it is a return too, since a receiver's return depends on their own hand
+    alone). Anything else since ``seq`` changes what the seat saw: stale."""
+    assert locked.deal is not None
+    done = locked.engine.deal_actions(locked.deal.number)
+    if not 0 <= seq < len(done):
         return False
-    return all(a.kind is ActionKind.RETURN and a.seat != seat for a in done[seq:])
+    return engine_state.game_of(locked.match).commutes(done[seq:], seat, kind)
 
 
 @transaction.atomic
@@ -634,12 +610,12 @@ def seat_escape(*, table: Table, seat: int) -> str:
     if seat not in range(SEAT_COUNT):
         raise ApplicationError(_("Seat must be 0-5, not %(seat)s.") % {"seat": seat})
     locked = _playing(table)
-    deal = locked.engine.deal
-    if deal is not None and seat in deal.finish:
+    engine = locked.engine
+    if engine.in_deal and seat in engine.deal_info(engine.deals_started).finish:
         presence.leave_note(locked.match.pk, seat)
         return "noted"
-    if deal is not None:
-        locked.engine.escape(seat)
+    if engine.in_deal:
+        engine.escape(seat)
         _store_actions(locked)
         outcome = "escape"
     else:
@@ -674,14 +650,14 @@ def offline_match_record(
         raise ApplicationError("Enter at least one deal.")
     options = dict(rule_options or {})
     options.pop("deals_per_match", None)
+    game = engine_state.game_of(table)
+    sheet = {
+        "first_dealer": first_dealer,
+        "deals": [{"finish": list(d.finish), "escape": d.escape, "leave": d.leave} for d in deals],
+    }
     try:
-        rules = Rules.from_json({**options, "deals_per_match": deals_per_match})
-        scored = score_match(
-            first_dealer=first_dealer,
-            entries=[OfflineEntry(tuple(d.finish), d.escape, d.leave) for d in deals],
-            rules=rules,
-            base=base_score,
-        )
+        rules = game.options_from_json({**options, "deals_per_match": deals_per_match})
+        scored = game.score_sheet(sheet, options=rules, base=base_score)
     except EngineError as exc:
         raise ApplicationError(str(exc)) from None
     Match.objects.filter(table=table).delete()
@@ -690,19 +666,18 @@ def offline_match_record(
         rule_options=options,
         deals_per_match=deals_per_match,
         base_score=base_score,
-        status=Match.Status.FINISHED if scored.end else Match.Status.PLAYING,
+        status=Match.Status.FINISHED if scored.end_reason else Match.Status.PLAYING,
         current_deal=len(scored.deals),
-        level_a=int(scored.levels.a),
-        level_b=int(scored.levels.b),
-        end_reason=_END_REASONS[scored.end].value if scored.end else "",
-        winner_side="" if scored.winner is None else scored.winner.value,
-        left_seat=None if scored.left is None else scored.left.seat,
+        end_reason=scored.end_reason or "",
+        winner_side=scored.winner or "",  # the game decides who won the match
+        left_seat=scored.left,
         started_at=timezone.now(),
-        finished_at=timezone.now() if scored.end else None,
+        finished_at=timezone.now() if scored.end_reason else None,
     )
+    levels = scored.figures[-1].get("level")
+    if levels is not None:
+        match.level_a, match.level_b = levels["A"], levels["B"]
     _set_points(match, scored.points)
-    if scored.end and not match.winner_side and match.points_a != match.points_b:
-        match.winner_side = "A" if match.points_a > match.points_b else "B"
     match.save()
     for d in scored.deals:
         row = Deal(
@@ -712,17 +687,18 @@ def offline_match_record(
             level_rank=d.level_rank,
             seed=0,
             status=Deal.Status.FINISHED,
-            finishing_order=list(d.result.finish),
-            result=d.result.to_json(),
+            finishing_order=list(d.finish),
+            result=d.result,
             finished_at=timezone.now(),
         )
-        _set_points(row, d.result.points)
+        _set_points(row, d.points)
         row.save()
     LevelStep.objects.bulk_create(
-        LevelStep(match=match, deal_number=i, level_a=int(lv.a), level_b=int(lv.b))
-        for i, lv in enumerate(scored.ladder)
+        LevelStep(match=match, deal_number=i, level_a=f["level"]["A"], level_b=f["level"]["B"])
+        for i, f in enumerate(scored.figures)
+        if "level" in f
     )
-    table.status = Table.Status.FINISHED if scored.end else Table.Status.PLAYING
+    table.status = Table.Status.FINISHED if scored.end_reason else Table.Status.PLAYING
     table.save(update_fields=["status"])
     table_id = table.pk
     transaction.on_commit(lambda: events.table_changed(table_id))

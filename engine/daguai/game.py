@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, Rank, format_cards, parse_cards
-from engine.daguai.actions import DEFAULT_RULES, RULES_VERSION, Action, Rules
+from engine.daguai.actions import DEFAULT_RULES, RULES_VERSION, Action, ActionKind, Rules
 from engine.daguai.bots import HeuristicBot, RandomBot
 from engine.daguai.deal import Deal, Phase
 from engine.daguai.match import Match, MatchEnd
@@ -145,8 +145,8 @@ class DaguaiMatchState:
         return _winner(self.match.points, self.match.winner, over=self.match.over)
 
     @property
-    def points(self) -> tuple[int, ...]:
-        return tuple(self.match.points)
+    def points(self) -> list[int]:
+        return list(self.match.points)
 
     @property
     def deals_started(self) -> int:
@@ -160,6 +160,20 @@ class DaguaiMatchState:
     def left_seat(self) -> int | None:
         left = self.match.left
         return None if left is None else left.seat
+
+    # -- the game's own (not the interface): for 大怪路子's bots and tests ------------------------
+
+    @property
+    def deal(self) -> Deal | None:
+        """The engine's deal being played (``None`` between deals)."""
+        return self.match.deal
+
+    @property
+    def deals(self) -> list[Deal]:
+        """The engine's deals of the match so far."""
+        return self.match.deals
+
+    # -- the interface -------------------------------------------------------------------------
 
     def side_points(self) -> dict[str, int]:
         return {t.value: p for t, p in self.match.team_points().items()}
@@ -343,6 +357,27 @@ class DaguaiGame:
 
     def action_from_json(self, data: Any) -> Action:
         return Action.from_json(data)
+
+    def seat_action(self, seat: int, kind: str, cards: str = "") -> Action:
+        if kind not in ("play", "pass", "return"):
+            raise EngineError(f"Unknown action {kind!r}: use play, pass or return.")
+        parsed = tuple(parse_cards(cards))
+        if kind == "pass":
+            return Action.pass_(seat)
+        if kind == "play":
+            return Action.play(seat, parsed)
+        if len(parsed) != 1:
+            raise EngineError("A return is exactly one card.")
+        return Action.return_(seat, parsed[0])
+
+    def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
+        """A receiver's return (还贡) depends on their own hand alone: it still applies after
+        other receivers' returns; anything else since changes what the seat saw."""
+        if kind != "return":
+            return False
+        return all(
+            isinstance(a, Action) and a.kind is ActionKind.RETURN and a.seat != seat for a in since
+        )
 
     def bot(self, kind: str, seed: int | str) -> _Bot:
         if kind == "heuristic":

@@ -198,7 +198,7 @@ def test_score_sheets_score_what_was_played(game):
         options=state.options,
         base=state.base,
     )
-    assert sheet.points == state.points
+    assert list(sheet.points) == list(state.points)
     assert [d.result for d in sheet.deals] == [r for r in state.results()]
     assert sheet.end_reason == state.end_reason and sheet.winner == state.winner
     assert sheet.figures[-1] == state.figures()
