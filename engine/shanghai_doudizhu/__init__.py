@@ -4,7 +4,7 @@ The rules as implemented are in ``docs/shanghai_doudizhu.md``; this package impl
 """
 
 from engine.shanghai_doudizhu.actions import Action, ActionKind
-from engine.shanghai_doudizhu.bots import (  # noqa: E402
+from engine.shanghai_doudizhu.bots import (
     HeuristicBot,
     RandomBot,
     hand_strength,
@@ -12,10 +12,11 @@ from engine.shanghai_doudizhu.bots import (  # noqa: E402
     play_match,
 )
 from engine.shanghai_doudizhu.deal import HAND_SIZE, KITTY_SIZE, Deal, Phase
-from engine.shanghai_doudizhu.legal import legal_plays, report_sets
-from engine.shanghai_doudizhu.match import Match, MatchEnd  # noqa: E402
+from engine.shanghai_doudizhu.legal import Shape, legal_plays, legal_shapes, play_of, report_sets
+from engine.shanghai_doudizhu.match import Match, MatchEnd, deal_seed
 from engine.shanghai_doudizhu.plays import Play, PlayType, classify
-from engine.shanghai_doudizhu.record import (  # noqa: E402
+from engine.shanghai_doudizhu.record import (
+    GAME,
     Headers,
     Record,
     RecordError,
@@ -45,8 +46,6 @@ from engine.shanghai_doudizhu.rules import (
     Rules,
 )
 
-#: The game's key in records and on the command line.
-GAME = "shanghai_doudizhu"
 #: Players at a table, decks in the pack.
 SEAT_COUNT = 4
 DECKS = 2
@@ -82,6 +81,10 @@ __all__ = [
     "farmer_amount",
     "legal_plays",
     "report_sets",
+    "Shape",
+    "legal_shapes",
+    "play_of",
+    "deal_seed",
     "HeuristicBot",
     "RandomBot",
     "hand_strength",

@@ -40,7 +40,7 @@ __all__ = [
     "replay_match",
 ]
 
-#: The game named in every record's headers.
+#: The game's key: named in every record's headers and on the command line (``--game``).
 GAME = "shanghai_doudizhu"
 
 
