@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors
+from games import engine_state, selectors
 from games.access import table_viewable
 from games.models import Table
 from games.practice import practice_table_open
@@ -75,7 +75,10 @@ def table_strings() -> dict[str, Any]:
         "secondsLeft": _("%(n)s s"),
         "serverError": _("The server could not answer. Try again."),
         "offline": _("No connection to the server."),
-        "stale": _("Someone acted first; the table has been refreshed."),
+        "stale": _(
+            "The table moved on before your action arrived: it has been refreshed, and your "
+            "selection kept while you still hold its cards."
+        ),
         "selectFirst": _("Select cards first."),
         "selectOne": _("Select exactly one card to return (还贡)."),
         "hintCount": _("%(n)s legal plays; tap one to select it."),
@@ -85,8 +88,32 @@ def table_strings() -> dict[str, Any]:
         "groupBySuit": _("Group by suit"),
         "groupByRank": _("Group by rank"),
         "leaveConfirm": _(
-            "Leave the table? During a deal this is an escape (逃跑) and costs your team points."
+            "Leave the table? During a deal this is an escape (逃跑): you lose 18 × the base "
+            "score and the match ends. Closing the page is not leaving."
         ),
+        "leaveConfirmOut": _(
+            "Leave the table? You have gone out of this deal, so it is no escape; if you are "
+            "still away when the next deal starts, you have left between deals (−3 × the base "
+            "score) and the match ends."
+        ),
+        "leaveConfirmBetween": _(
+            "Leave the table? Leaving between deals costs you 3 × the base score and ends the "
+            "match."
+        ),
+        "leaveNoted": _(
+            "You have left the table: unless you come back before the next deal starts, you "
+            "have left between deals."
+        ),
+        "away": _("offline (离线)"),
+        "awayTitle": _("No page of this player is open: the system plays their turns."),
+        "auto": _("托管"),
+        "autoTitle": _("The system played this seat's last turn (托管)."),
+        "bannerOffline": _(
+            "Connection lost: reconnecting… You have not left the table; meanwhile the system "
+            "plays your turns when your time runs out."
+        ),
+        "bannerAuto": _("The system has played for you %(n)s times in a row (托管)."),
+        "bannerLimit": _("%(left)s more in a row count as an escape (逃跑): play yourself."),
         "conn": {
             "connecting": _("connecting…"),
             "live": _("live"),
@@ -111,9 +138,14 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     seat = seat_of_request(request, table)
     if not table_viewable(table_id=table.pk, user=request.user, seated=seat is not None):
         raise Http404
+    match = selectors.table_match(table=table)
     config: dict[str, Any] = {
         "table": table.pk,
         "seat": seat,
+        # the rules' limit of system plays in a row (an escape), for the player's banner
+        "systemPlayLimit": getattr(engine_state.rules_of(match), "system_play_limit", 0)
+        if match is not None
+        else 0,
         "stateUrl": reverse("api:table_state", args=[table.pk]),
         "actionUrl": reverse("api:table_actions", args=[table.pk]),
         "checkUrl": reverse("api:table_check", args=[table.pk]),

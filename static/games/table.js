@@ -12,6 +12,7 @@
   var mySeat = config.seat;
   var state = null;
   var selected = []; // indexes into the hand's tokens
+  var socketUp = false; // whether the WebSocket is open (else the page is away from the table)
   var bySuit = false;
   var verdict = null; // the server's last answer for the current selection
   var checkTimer = null;
@@ -128,6 +129,20 @@
       tag.className = "tag";
       tag.textContent = sideName(s.side);
       head.appendChild(tag);
+      if (s.online === false && s.seat !== mySeat && state.match && state.match.status === "playing") {
+        var away = document.createElement("span");
+        away.className = "tag away";
+        away.textContent = T.away;
+        away.title = T.awayTitle;
+        head.appendChild(away);
+      }
+      if (s.auto) {
+        var auto = document.createElement("span");
+        auto.className = "tag auto";
+        auto.textContent = T.auto;
+        auto.title = T.autoTitle;
+        head.appendChild(auto);
+      }
       if (d && d.dealer === s.seat) {
         var dealer = document.createElement("span");
         dealer.className = "tag dealer";
@@ -253,6 +268,26 @@
       text = fmt(T.waitingFor, { name: seatName(d.turn) });
     }
     $("prompt").textContent = text;
+  }
+
+  function drawBanner() {
+    var box = $("away-banner");
+    if (!box) return;
+    var playing = state && state.match && state.match.status === "playing";
+    var d = deal();
+    var streak = d && d.streaks && mySeat !== null ? d.streaks[mySeat] || 0 : 0;
+    var lost = playing && !socketUp && retries > 0;
+    var text = "";
+    if (lost) {
+      text = T.bannerOffline;
+    } else if (playing && streak > 0) {
+      var limit = config.systemPlayLimit || 0;
+      text = fmt(T.bannerAuto, { n: streak });
+      if (limit) text += " " + fmt(T.bannerLimit, { left: Math.max(0, limit - streak) });
+    }
+    box.textContent = text;
+    box.hidden = !text;
+    box.className = "away-banner" + (lost ? " offline" : "");
   }
 
   function drawControls() {
@@ -403,15 +438,32 @@
     });
   }
 
-  function render(next) {
-    if (!newer(next)) return;
+  function keepSelection(oldTokens, oldDeal) {
+    // The selected cards stay selected while they are still in the hand of the same deal (the
+    // hand changes with a tribute or a return): re-find each one in the new hand.
+    var picked = selected.map(function (i) { return oldTokens[i]; });
+    selected = [];
+    if (!state.you || state.deal_number !== oldDeal) return;
+    var tokens = hand();
+    picked.forEach(function (t) {
+      for (var i = 0; i < tokens.length; i++) {
+        if (tokens[i] === t && selected.indexOf(i) < 0) { selected.push(i); return; }
+      }
+    });
+  }
+
+  function render(next, force) {
+    if (!force && !newer(next)) return;
     var oldHand = state && state.you ? state.you.hand : null;
+    var oldTokens = hand();
+    var oldDeal = state ? state.deal_number : null;
     var oldKey = state ? [state.deal_number, state.seq].join(":") : "";
     state = next;
     if (!state.you || state.you.hand !== oldHand) {
-      selected = [];
-      verdict = null;
-      hideHints();
+      var before = selected.length;
+      keepSelection(oldTokens, oldDeal);
+      if (selected.length !== before) verdict = null;
+      if (!selected.length) hideHints();
     }
     if (oldKey !== [state.deal_number, state.seq].join(":")) {
       verdict = null;
@@ -425,6 +477,7 @@
     drawHand();
     drawPrompt();
     drawControls();
+    drawBanner();
     drawResult();
     drawProgress();
     tickCountdowns();
@@ -536,7 +589,9 @@
     if (sending || !state) return;
     sending = true;
     drawControls();
-    post(config.actionUrl, { action: action, cards: cards || "", seq: state.seq }).then(function (r) {
+    var body = { action: action, cards: cards || "", seq: state.seq };
+    if (state.deal_number) body.deal = state.deal_number;
+    post(config.actionUrl, body).then(function (r) {
       sending = false;
       if (r.status === 200) {
         selected = [];
@@ -546,7 +601,7 @@
         render(r.data);
       } else {
         var text = r.data.detail || T.serverError;
-        if (r.status === 409) text = T.stale + " " + text;
+        if (r.status === 409) text = T.stale;  // the selection stays while its cards are held
         setMessage(text, "bad");
         if (r.status === 409) resync();
       }
@@ -587,7 +642,7 @@
   function resync() {
     return fetch(config.stateUrl, { credentials: "same-origin" })
       .then(function (r) { return r.json(); })
-      .then(function (data) { if (data && data.seats) { state = null; render(data); } })
+      .then(function (data) { if (data && data.seats) render(data, true); })
       .catch(function () { setConn("offline"); });
   }
 
@@ -608,21 +663,50 @@
     setConn(retries ? "reconnecting" : "connecting");
     socket.onopen = function () {
       retries = 0;
+      socketUp = true;
       setConn("live");
       stopPolling();
+      if (state) drawBanner();
     };
     socket.onmessage = function (event) {
       var msg;
       try { msg = JSON.parse(event.data); } catch (e) { return; }
       if (msg.type === "state") render(msg.state);
+      if (msg.type === "pong") clearTimeout(pingTimer);
     };
     socket.onclose = function () {
       socket = null;
+      socketUp = false;
       retries += 1;
       setConn("reconnecting");
+      if (state) drawBanner();
       startPolling(); // keep the page fresh while the socket is away
-      setTimeout(connect, Math.min(10000, 500 * Math.pow(2, Math.min(retries, 5))));
+      clearTimeout(reconnectTimer);
+      reconnectTimer = setTimeout(connect, Math.min(10000, 500 * Math.pow(2, Math.min(retries, 5))));
     };
+  }
+
+  var reconnectTimer = null;
+  var pingTimer = null;
+
+  function reconnectNow() {
+    // Back from a locked screen, another app or a lost network: reconnect at once (the server
+    // sends the whole state on connect) instead of waiting for the backoff. A socket that still
+    // looks open must answer a ping within 4 s, else it is replaced.
+    if (document.visibilityState === "hidden") return;
+    if (socket && socket.readyState === 1) {
+      resync();
+      clearTimeout(pingTimer);
+      var probed = socket;
+      pingTimer = setTimeout(function () { if (socket === probed) probed.close(); }, 4000);
+      socket.send(JSON.stringify({ type: "ping" }));
+      return;
+    }
+    if (socket && socket.readyState === 0) return; // connecting already
+    if (socket) { socket.onclose = null; socket.close(); socket = null; }
+    clearTimeout(reconnectTimer);
+    retries = Math.max(retries, 1);
+    connect();
   }
 
   // --- wiring ----------------------------------------------------------------------------------
@@ -657,9 +741,20 @@
       maybeAutoPass();
     });
     $("btn-leave").addEventListener("click", function () {
-      if (!window.confirm(T.leaveConfirm)) return;
+      var d = deal();
+      var out = d && d.phase !== "over" && d.finish && d.finish.indexOf(mySeat) >= 0;
+      var inDeal = d && d.phase !== "over";
+      if (!window.confirm(out ? T.leaveConfirmOut : inDeal ? T.leaveConfirm : T.leaveConfirmBetween)) return;
       post(config.leaveUrl).then(function (r) {
-        if (r.status === 200) render(r.data); else setMessage(r.data.detail || T.serverError, "bad");
+        if (r.status !== 200) { setMessage(r.data.detail || T.serverError, "bad"); return; }
+        if (r.data.leave === "noted") {  // out of this deal: gone from the table until the next
+          setMessage(T.leaveNoted, "ok");
+          if (socket) { socket.onclose = null; socket.close(); }
+          stopPolling();
+          setTimeout(function () { location.href = config.mePath; }, 1500);
+          return;
+        }
+        render(r.data);
       });
     });
   }
@@ -667,5 +762,8 @@
   wire();
   render(config.state);
   setInterval(tickCountdowns, 250);
+  document.addEventListener("visibilitychange", reconnectNow);
+  window.addEventListener("online", reconnectNow);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) reconnectNow(); });
   connect();
 })();

@@ -141,3 +141,79 @@ def test_a_person_plays_a_practice_deal_in_the_browser_and_a_spectator_watches(
         assert not errors, errors
         match = Match.objects.get(table=table)
         assert match.deals.filter(number=1, status="finished").exists()
+
+
+# Every WebSocket the page opens is kept in window.__sockets; while window.__block is set, new
+# ones go to a path the server refuses (the network is away).
+SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.__block = false;
+  function Tracked(url, protocols) {
+    const s = new Native(window.__block ? url.replace('/ws/', '/ws-away/') : url, protocols);
+    window.__sockets.push(s);
+    return s;
+  }
+  Tracked.prototype = Native.prototype;
+  Tracked.CONNECTING = 0; Tracked.OPEN = 1; Tracked.CLOSING = 2; Tracked.CLOSED = 3;
+  window.WebSocket = Tracked;
+})();"""
+
+
+def test_a_dropped_connection_shows_away_reconnects_and_only_the_confirmed_leave_escapes(
+    live_asgi: str, browser: Any
+) -> None:
+    """Issue 15: the player whose connection drops sees a banner and comes back by themselves;
+    the others see the seat away (离线); nothing ends the match but the confirmed leave."""
+    from games import services
+
+    User = get_user_model()
+    table = Table.objects.create(name="断线桌")
+    for seat in range(6):
+        user = User.objects.create_user(f"p{seat}", password=PASSWORD)
+        player = services.player_create(name=f"玩家{seat}", user=user)
+        TableSeat.objects.create(table=table, seat=seat, player=player)
+    match = services.match_start(table=table, seed=2, turn_seconds=600)
+    base = live_asgi
+    pages = {}
+    errors: list[str] = []
+    for seat in (0, 3):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+        context.add_init_script(SOCKETS)
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        log_in(page, base, f"p{seat}")
+        page.goto(f"{base}/tables/{table.pk}/")
+        page.wait_for_function("() => document.getElementById('conn').dataset.state === 'live'")
+        pages[seat] = page
+    me, other = pages[0], pages[3]
+    other.wait_for_function("() => !document.querySelector('#seat-0 .tag.away')")
+    assert other.locator("#seat-1 .tag.away").count() == 1  # nobody has seat 1's page open
+
+    me.evaluate("() => { window.__block = true; window.__sockets.forEach((s) => s.close()); }")
+    me.wait_for_selector("#away-banner.offline", state="visible", timeout=10_000)
+    assert "没有离开" in me.inner_text("#away-banner")
+    other.wait_for_function("() => !!document.querySelector('#seat-0 .tag.away')", timeout=10_000)
+    me.screenshot(path=str(ARTIFACTS / "table-connection-lost.png"), full_page=True)
+    other.screenshot(path=str(ARTIFACTS / "table-seat-away.png"), full_page=True)
+
+    me.evaluate("() => { window.__block = false; }")  # the network is back
+    me.wait_for_function(
+        "() => document.getElementById('conn').dataset.state === 'live'", timeout=20_000
+    )
+    me.wait_for_selector("#away-banner", state="hidden")
+    other.wait_for_function("() => !document.querySelector('#seat-0 .tag.away')", timeout=10_000)
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING and not match.end_reason
+
+    me.once("dialog", lambda dialog: dialog.dismiss())  # asked, and said no
+    me.click("#btn-leave")
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    me.once("dialog", lambda dialog: dialog.accept())
+    me.click("#btn-leave")
+    me.wait_for_selector("#match-over", state="visible", timeout=10_000)
+    other.wait_for_selector("#match-over", state="visible", timeout=10_000)
+    match.refresh_from_db()
+    assert match.end_reason == Match.EndReason.ESCAPE and match.points_0 < 0
+    assert not errors, errors
