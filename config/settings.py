@@ -205,7 +205,7 @@ _CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "").strip() or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
 )
 # Django's cache holds what every web process and worker must agree on: who is at a table
-# (presence, for the leave grace period) and rendered standings. With Redis at hand (CACHE_URL,
+# (presence: whether a seat is away, 离线) and rendered standings. With Redis at hand (CACHE_URL,
 # else the channel layer's Redis) it is shared; without, each process has its own (one process:
 # runserver, `make demo`, the tests).
 _CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
@@ -248,9 +248,6 @@ if _CHANNEL_LAYER_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     LUZI_PUSH_RESYNC_SECONDS = 1.0
-# A seated person whose every table page has been closed this long has left the table (an escape
-# during a deal, leaving between deals); 0 turns it off and leaves it to the turn timers.
-LUZI_LEAVE_GRACE_SECONDS = 60.0
 
 # --- Logging: to stderr, the container's log ------------------------------------------------------
 LOGGING = {
