@@ -48,15 +48,17 @@ class UnknownGameError(EngineError):
 class OptionSpec:
     """One rules option as a table or event form offers it: its JSON name, type and default.
 
-    ``kind`` is ``"bool"`` or ``"int"``; an ``int`` is at least ``minimum``.
+    ``kind`` is ``"bool"``, ``"int"`` (at least ``minimum``) or ``"choice"`` (one of
+    ``choices``).
     """
 
     name: str
     kind: str
-    default: bool | int
+    default: bool | int | str
     label_zh: str
     label_en: str
     minimum: int | None = None
+    choices: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -68,6 +70,8 @@ class OptionSpec:
         }
         if self.minimum is not None:
             data["minimum"] = self.minimum
+        if self.choices:
+            data["choices"] = list(self.choices)
         return data
 
 
@@ -332,6 +336,8 @@ class Game(Protocol):
     bot_kinds: tuple[str, ...]
     figure_specs: tuple[FigureSpec, ...]
     end_reasons: tuple[str, ...]
+    #: whether a referee's score sheet of an offline table can be scored (``score_sheet``)
+    score_sheets: bool
 
     def side_of(self, seat: int) -> str | None: ...
 
@@ -359,15 +365,10 @@ class Game(Protocol):
 
     def bot(self, kind: str, seed: int | str) -> Bot: ...
 
-    def match_winner(
-        self, points: Sequence[int], figures_winner: str | None, *, over: bool
-    ) -> str | None:
-        """The match's winner from its points when no figure decided it (大怪路子: passing A)."""
-        ...
-
     def score_sheet(self, entry: Any, *, options: GameOptions, base: int = 1) -> ScoredSheet:
         """Check and score a referee's sheet (JSON: ``{"first_dealer": 0, "deals": [...]}``);
-        raises :class:`~engine.errors.EngineError` naming the first bad deal."""
+        raises :class:`~engine.errors.EngineError` naming the first bad deal (or saying that the
+        game has no score sheets, when ``score_sheets`` is false)."""
         ...
 
     def read_record(self, data: Any) -> dict[str, Any]:

@@ -24,6 +24,7 @@ DEFAULT_GAME = "daguai"
 #: Game key -> the module whose ``GAME`` is the game.
 _MODULES: dict[str, str] = {
     "daguai": "engine.daguai.game",
+    "xiaoluzi": "engine.adapters.xiaoluzi",
 }
 
 _loaded: dict[str, Game] = {}

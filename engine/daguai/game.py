@@ -328,6 +328,7 @@ class DaguaiGame:
         ),
     )
     rules_version: str = RULES_VERSION
+    score_sheets: bool = True
 
     def side_of(self, seat: int) -> str | None:
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
@@ -469,6 +470,7 @@ class DaguaiGame:
             "end_reasons": list(self.end_reasons),
             "bots": list(self.bot_kinds),
             "rules_version": self.rules_version,
+            "score_sheets": self.score_sheets,
         }
 
 

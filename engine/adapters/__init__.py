@@ -1,0 +1,2 @@
+"""Adapters of games whose packages are kept by others: each module's ``GAME`` puts one game
+behind the interface of :mod:`engine.game` (see :mod:`engine.registry`)."""

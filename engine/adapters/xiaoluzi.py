@@ -1,0 +1,409 @@
+"""小路子 behind the one interface of :mod:`engine.game`: the registry's ``xiaoluzi``.
+
+Four players each for themselves: no fixed sides (the declarer and the counter change per deal),
+points and silver per seat, places by points then silver. The base score is the card room's
+(``base`` of :meth:`XiaoluziGame.new_match` sets the options' ``base_score``). A referee's score
+sheet is not offered yet (the engine has no offline scorer for 小路子).
+
+>>> from engine.registry import get_game
+>>> game = get_game("xiaoluzi")
+>>> state = game.new_match(seed=1, options=game.default_options())
+>>> info = state.start_deal()
+>>> (game.seat_count, game.side_of(3), info.waiting_setup, state.figures()["silver"]["0"])
+(4, None, True, 0)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import parse_cards
+from engine.errors import EngineError
+from engine.game import (
+    END_REASONS,
+    DealInfo,
+    FigureSpec,
+    Game,
+    MatchState,
+    OptionSpec,
+    ScoredSheet,
+    Verdict,
+)
+from engine.xiaoluzi import (
+    DEFAULT_RULES,
+    RULES_VERSION,
+    SEAT_COUNT,
+    Action,
+    ActionKind,
+    Deal,
+    HeuristicBot,
+    Match,
+    MatchEnd,
+    Phase,
+    RandomBot,
+    Record,
+    Rules,
+    classify,
+    replay,
+    replay_match,
+)
+
+__all__ = ["GAME", "XiaoluziGame", "XiaoluziMatchState"]
+
+_END_REASONS: dict[MatchEnd, str] = {
+    MatchEnd.DEALS: "deals_played",
+    MatchEnd.ESCAPE: "escape",
+    MatchEnd.LEFT: "left",
+}
+
+#: Labels of the options, for forms.
+_LABELS: dict[str, tuple[str, str]] = {
+    "base_score": ("底分", "base score"),
+    "base_silver": ("底银", "base silver"),
+    "deals_per_match": ("每场副数", "deals per match"),
+    "system_actions_to_escape": ("托管次数上限", "system actions to escape"),
+    "joker_sevens": ("王当七", "jokers as sevens"),
+    "first_lead_7h": ("首出带红桃七", "first lead holds 7H"),
+    "slam_count": ("关牌计法", "slam counts"),
+}
+
+_SILVER = 10**9
+
+
+def _(message: str) -> str:
+    """Marks a message id for the translation catalog; the caller translates it."""
+    return message
+
+
+def _silver(values: Sequence[int]) -> dict[str, dict[str, int]]:
+    return {"silver": {str(s): v for s, v in enumerate(values)}}
+
+
+class XiaoluziMatchState:
+    """A match of 小路子 in play, as :class:`engine.game.MatchState`."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    @property
+    def seed(self) -> int | str:
+        return self.match.seed
+
+    @property
+    def base(self) -> int:
+        return self.match.rules.base_score
+
+    @property
+    def options(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def end_reason(self) -> str | None:
+        end = self.match.end
+        return None if end is None else _END_REASONS[end]
+
+    @property
+    def winner(self) -> str | None:
+        """The seat alone in first place (points, then silver) once the match is over."""
+        if not self.match.over:
+            return None
+        firsts = [s for s, place in enumerate(self.match.places()) if place == 1]
+        return str(firsts[0]) if len(firsts) == 1 else None
+
+    @property
+    def points(self) -> list[int]:
+        return list(self.match.points)
+
+    @property
+    def deals_started(self) -> int:
+        return len(self.match.deals)
+
+    @property
+    def in_deal(self) -> bool:
+        return self.match.deal is not None
+
+    @property
+    def left_seat(self) -> int | None:
+        left = self.match.left
+        return None if left is None else left.seat
+
+    @property
+    def deal(self) -> Deal | None:
+        """The engine's deal being played (the game's own, for its bots)."""
+        return self.match.deal
+
+    def side_points(self) -> dict[str, int]:
+        return {}
+
+    def figures(self) -> dict[str, dict[str, int]]:
+        return _silver(self.match.silver)
+
+    def _deal(self, number: int) -> Deal:
+        if not 1 <= number <= len(self.match.deals):
+            raise EngineError(f"no deal {number}: {len(self.match.deals)} deals were dealt")
+        return self.match.deals[number - 1]
+
+    def start_deal(self) -> DealInfo:
+        self.match.start_deal()
+        return self.deal_info(len(self.match.deals))
+
+    def deal_info(self, number: int) -> DealInfo:
+        deal = self._deal(number)
+        result = deal.result
+        roles: dict[str, Any] = {"mode": None, "declarer": deal.declarer, "counter": deal.counter}
+        if deal.phase in (Phase.PLAY, Phase.OVER):
+            roles["mode"] = deal.mode.value
+        return DealInfo(
+            number=number,
+            dealer=deal.holder_7h,
+            seed=deal.seed,
+            level_rank=None,
+            setup={"holder_7h": deal.holder_7h},
+            setup_detail={"holder_7h": deal.holder_7h, **roles},
+            waiting_setup=deal.phase in (Phase.DECLARE, Phase.COUNTER),
+            finish=tuple(deal.finish),
+            actions=len(deal.actions),
+            over=deal.over,
+            result=None if result is None else result.to_json(),
+            points=None if result is None else tuple(result.points),
+        )
+
+    def deal_actions(self, number: int) -> list[Action]:
+        return list(self._deal(number).actions)
+
+    def awaiting(self) -> tuple[int, ...]:
+        deal = self.match.deal
+        return () if deal is None else deal.awaiting()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return self.match.legal_actions(seat)
+
+    def system_action(self, seat: int) -> Action:
+        deal = self.match.deal
+        if deal is None:
+            raise EngineError(f"no deal is being played: no system action for seat {seat}")
+        return deal.system_action(seat)
+
+    def apply(self, action: Any) -> None:
+        if not isinstance(action, Action):
+            raise EngineError(f"not an action of 小路子: {action!r}")
+        self.match.apply(action)
+
+    def timeout(self, seat: int) -> Action:
+        return self.match.timeout(seat)
+
+    def escape(self, seat: int) -> dict[str, Any]:
+        return self.match.escape(seat).to_json()
+
+    def leave(self, seat: int) -> dict[str, Any]:
+        result = self.match.leave(seat)
+        if result is None:  # out of the deal being played: settled when it ends
+            return {"kind": "leave", "seat": seat, "deferred": True}
+        return result.to_json()
+
+    def results(self) -> list[dict[str, Any]]:
+        return [r.to_json() for r in self.match.results]
+
+    def public_view(self) -> dict[str, Any]:
+        return self.match.public_view()
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        return self.match.private_view(seat)
+
+    def deal_view(self, number: int, seat: int | None = None) -> dict[str, Any]:
+        deal = self._deal(number)
+        return deal.public_view() if seat is None else deal.private_view(seat)
+
+    def hand_size(self, number: int, seat: int) -> int:
+        return len(self._deal(number).hands[seat])
+
+    def record(self, number: int, **labels: Any) -> dict[str, Any]:
+        deal = self._deal(number)
+        return Record.from_deal(deal, number=number, match_seed=self.match.seed, **labels).to_json()
+
+    def to_json(self) -> dict[str, Any]:
+        return self.match.to_json()
+
+
+class _Bot:
+    def __init__(self, bot: HeuristicBot | RandomBot) -> None:
+        self.bot = bot
+
+    def act(self, state: Any, seat: int) -> Action:
+        if not isinstance(state, XiaoluziMatchState):
+            raise EngineError(f"a bot of 小路子 plays only 小路子, not {state!r}")
+        deal = state.match.deal
+        if deal is None:
+            raise EngineError("no deal is being played")
+        return self.bot.act(deal, seat)
+
+
+def _read(data: Any) -> Record:
+    return Record.loads(data) if isinstance(data, str) else Record.from_json(data)
+
+
+class XiaoluziGame:
+    """小路子 as :class:`engine.game.Game`."""
+
+    key: str = "xiaoluzi"
+    name_zh: str = "小路子"
+    name_en: str = "Xiao Lu Zi"
+    seat_count: int = SEAT_COUNT
+    fixed_sides: bool = False
+    sides: tuple[str, ...] = ()
+    bot_kinds: tuple[str, ...] = ("heuristic", "random")
+    end_reasons: tuple[str, ...] = END_REASONS
+    figure_specs: tuple[FigureSpec, ...] = (
+        FigureSpec(
+            key="silver",
+            label_zh="银子",
+            label_en="silver",
+            holder="seat",
+            minimum=-_SILVER,
+            maximum=_SILVER,
+            start=0,
+        ),
+    )
+    score_sheets: bool = False
+    rules_version: str = RULES_VERSION
+
+    def side_of(self, seat: int) -> str | None:
+        if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
+            raise EngineError(f"seat must be 0-3, not {seat!r}")
+        return None
+
+    def side_seats(self, side: str) -> tuple[int, ...]:
+        raise EngineError(f"小路子 has no fixed sides (not {side!r}): every player for themselves")
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        specs = []
+        for f in dataclasses.fields(Rules):
+            default = getattr(DEFAULT_RULES, f.name)
+            zh, en = _LABELS.get(f.name, (f.name, f.name.replace("_", " ")))
+            if isinstance(default, bool):
+                specs.append(OptionSpec(f.name, "bool", default, zh, en))
+            elif isinstance(default, int):
+                low = 0 if f.name == "system_actions_to_escape" else 1
+                specs.append(OptionSpec(f.name, "int", default, zh, en, low))
+            else:
+                specs.append(
+                    OptionSpec(f.name, "choice", default, zh, en, None, ("cards", "plays"))
+                )
+        return tuple(specs)
+
+    def default_options(self) -> Rules:
+        return DEFAULT_RULES
+
+    def options_from_json(self, data: Any) -> Rules:
+        return Rules.from_json(data)
+
+    def new_match(self, *, seed: int | str, options: Any, base: int = 1) -> XiaoluziMatchState:
+        if not isinstance(options, Rules):
+            raise EngineError(f"not the options of 小路子: {options!r}")
+        return XiaoluziMatchState(
+            Match(seed=seed, rules=dataclasses.replace(options, base_score=base))
+        )
+
+    def action_from_json(self, data: Any) -> Action:
+        return Action.from_json(data)
+
+    def seat_action(self, seat: int, kind: str, cards: str = "") -> Action:
+        if kind == ActionKind.ESCAPE.value or kind not in {k.value for k in ActionKind}:
+            known = ", ".join(k.value for k in ActionKind if k is not ActionKind.ESCAPE)
+            raise EngineError(f"Unknown action {kind!r}: use {known}.")
+        return Action.from_json({"kind": kind, "seat": seat, "cards": cards})
+
+    def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
+        return False  # one seat acts at a time: anything since changes what the seat saw
+
+    def bot(self, kind: str, seed: int | str) -> _Bot:
+        if kind == "heuristic":
+            return _Bot(HeuristicBot(seed=seed))
+        if kind == "random":
+            return _Bot(RandomBot(seed=seed))
+        raise EngineError(f"unknown bot kind {kind!r} (use heuristic or random)")
+
+    def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
+        raise EngineError("小路子 has no score sheets yet: offline tables are for 大怪路子")
+
+    def read_record(self, data: Any) -> dict[str, Any]:
+        return _read(data).to_json()
+
+    def replay_record(self, data: Any) -> dict[str, Any]:
+        deal = replay(_read(data))
+        result = deal.result
+        return {
+            "finish": list(deal.finish),
+            "over": deal.over,
+            "actions": [a.to_json() for a in deal.actions],
+            "result": None if result is None else result.to_json(),
+            "points": None if result is None else list(result.points),
+            "figures": None if result is None else _silver(result.silver),
+        }
+
+    def replay_match(
+        self, records: Sequence[Any], *, left: int | None = None
+    ) -> XiaoluziMatchState:
+        return XiaoluziMatchState(replay_match([_read(r) for r in records], left=left))
+
+    def explain_selection(
+        self, *, view: Mapping[str, Any], cards: str, english: bool = False
+    ) -> Verdict:
+        """Whether ``cards`` make one of the seat's legal plays now (``view``: its private view
+        of the deal, with ``hand``, ``legal`` and ``awaiting``)."""
+        try:
+            selected = parse_cards(cards)
+            hand = parse_cards(str(view.get("hand", "")))
+        except EngineError as error:
+            return Verdict(False, _("These are not cards: %(error)s"), {"error": str(error)})
+        if not selected:
+            return Verdict(False, _("Select cards first."))
+        if Counter(selected) - Counter(hand):
+            return Verdict(False, _("You do not hold these cards."))
+        if view.get("seat") not in view.get("awaiting", []):
+            return Verdict(False, _("It is not your turn."))
+        play = classify(selected)
+        if play is None:
+            return Verdict(False, _("These cards make no play."))
+        wanted = Counter(selected)
+        for legal in view.get("legal", []):
+            if (
+                legal.get("kind") == "play"
+                and Counter(parse_cards(legal.get("cards", ""))) == wanted
+            ):
+                text = legal["cards"]
+                return Verdict(
+                    True, _("You play %(cards)s."), {"cards": text}, "play", play.type.value, text
+                )
+        return Verdict(False, _("%(cards)s cannot be played now."), {"cards": cards.strip()})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name_zh": self.name_zh,
+            "name_en": self.name_en,
+            "seats": self.seat_count,
+            "fixed_sides": self.fixed_sides,
+            "sides": {},
+            "options": [o.to_json() for o in self.option_specs()],
+            "defaults": self.default_options().to_json(),
+            "figures": [f.to_json() for f in self.figure_specs],
+            "end_reasons": list(self.end_reasons),
+            "bots": list(self.bot_kinds),
+            "rules_version": self.rules_version,
+            "score_sheets": self.score_sheets,
+        }
+
+
+GAME: Game = XiaoluziGame()
+
+
+def _is_state(state: XiaoluziMatchState) -> MatchState:
+    return state  # mypy checks here that the adapter's state is a MatchState
