@@ -11,8 +11,13 @@ tournaments/services.py reads the models, calls these functions, and writes the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+import itertools
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
 
 __all__ = [
     "Draw",
@@ -25,14 +30,19 @@ __all__ = [
     "swiss_pair",
 ]
 
-#: Costs of a pair of teams: a rematch is avoided first, then two teams of one unit, then distance
-#: in the standings (one per place).
-REMATCH_COST = 1_000_000
-SAME_UNIT_COST = 10_000
-#: How many of the lowest-placed teams (with the fewest byes) may take an odd round's bye.
-BYE_CANDIDATES = 4
-#: Events up to this size get an exhaustive (bounded) search when the repair leaves a rematch.
-SEARCH_MAX_TEAMS = 40
+#: Fields up to this size are paired by one matching over every pair of teams: exact in every
+#: criterion (rematches, same-unit tables, the bye's place, closeness in the standings).
+EXACT_MAX_TEAMS = 64
+#: Larger fields: teams this many places around each conflict (a pair of neighbours in the
+#: standings who met before or share a unit) are re-paired by a matching, stage by stage.
+WINDOWS = (2, 8, 32, 128)
+#: A stretch is cut at this many times the window, even where conflicts go on.
+STRETCH_FACTOR = 8
+#: A stretch of the standings up to this size gets a matching over all its pairs; a longer one
+#: over the pairs of near neighbours and of each team's nearest good partners.
+COMPLETE_SEGMENT_MAX = 16
+#: How many near neighbours (and nearest good partners) each team gets in a long stretch.
+NEIGHBOURS = 4
 
 
 def gettext_noop(message: str) -> str:
@@ -91,141 +101,219 @@ class Draw:
     notes: tuple[str, ...] = field(default=())
 
 
-def _cost(a: PairingTeam, b: PairingTeam, place: dict[int, int]) -> int:
-    cost = abs(place[a.id] - place[b.id])
-    if b.id in a.opponents or a.id in b.opponents:
-        cost += REMATCH_COST
-    if a.unit is not None and a.unit == b.unit:
-        cost += SAME_UNIT_COST
-    return cost
+def _rematch(a: PairingTeam, b: PairingTeam) -> bool:
+    return b.id in a.opponents or a.id in b.opponents
 
 
-def swiss_pair(
-    teams: Sequence[PairingTeam], *, max_passes: int = 4, max_distance: int = 60
-) -> Draw:
+def _same_unit(a: PairingTeam, b: PairingTeam) -> bool:
+    return a.unit is not None and a.unit == b.unit
+
+
+def swiss_pair(teams: Sequence[PairingTeam]) -> Draw:
     """Return a Swiss draw of ``teams`` (given best first): neighbours in the standings meet.
 
-    A rematch is avoided whenever possible, then two teams of one unit; within that, teams meet
-    those placed nearest to them. With an odd count the lowest-placed team with the fewest byes
-    sits out (or one of the next few such teams, when that avoids a rematch or a same-unit
-    table). Greedy from the top, then repaired by swapping partners between two tables (up to
-    ``max_distance`` tables apart, nearest first) while that avoids a rematch or a same-unit pair.
-    Raises PairingError for fewer than two teams or a team listed twice.
+    A maximum-weight matching (networkx) whose weights rank, in this order: the fewest rematches,
+    the fewest tables of two teams of one unit, the bye for the lowest-placed team among those
+    with the fewest byes (a higher one only when that avoids a rematch or a same-unit table), and
+    teams placed nearest each other (the least sum of the differences in place, then of their
+    squares, so that 1-3 and 2-4 beat 1-4 and 2-3). The counts of rematches and same-unit tables
+    are the least possible at any size: fields up to ``EXACT_MAX_TEAMS`` are matched over every
+    pair (exact in all four criteria); larger ones keep neighbours together and re-match the
+    stretches around each conflict, and when the counts are not proved least (none, or the
+    least a unit larger than half the field forces) widen the stretches, up to a matching over
+    every pair. Raises PairingError for fewer than two teams or a team listed twice.
     """
     if len({t.id for t in teams}) != len(teams):
         raise PairingError(gettext_noop("A team is listed twice."))
     if len(teams) < 2:
         raise PairingError(gettext_noop("A round needs at least two teams."))
-    if len(teams) % 2 == 0:
-        return _pair_even(list(teams), max_passes=max_passes, max_distance=max_distance)
-    # The bye goes to the lowest-placed team with the fewest byes, unless giving it to one of the
-    # next few such teams up lets the rest avoid a rematch or a same-unit table.
-    fewest = min(t.byes for t in teams)
-    candidates = [t for t in reversed(teams) if t.byes == fewest][:BYE_CANDIDATES]
-    best: Draw | None = None
-    for candidate in candidates:
-        draw = _pair_even(
-            [t for t in teams if t is not candidate],
-            max_passes=max_passes,
-            max_distance=max_distance,
-        )
-        draw = replace(draw, bye=candidate.id)
-        if best is None or (draw.rematches, draw.same_unit) < (best.rematches, best.same_unit):
-            best = draw
-        if not draw.rematches and not draw.same_unit:
-            break
-    assert best is not None
-    return best
-
-
-def _pair_even(pool: list[PairingTeam], *, max_passes: int, max_distance: int) -> Draw:
-    """Pair an even number of teams (given best first); see :func:`swiss_pair`."""
+    pool = list(teams)
+    n = len(pool)
+    bye_ranks: list[int] = []
+    if n % 2:
+        fewest = min(t.byes for t in pool)
+        bye_ranks = [i for i, t in enumerate(pool) if t.byes == fewest]
+    pairs: list[tuple[int, int]] = []
     bye: int | None = None
-    place = {t.id: i for i, t in enumerate(pool)}
-
-    # Greedy: the best unpaired team takes the nearest partner of lowest cost within a window.
-    window = 12
-    unpaired = list(pool)
-    pairs: list[list[PairingTeam]] = []
-    while unpaired:
-        top = unpaired.pop(0)
-        best_i = 0
-        best = _cost(top, unpaired[0], place)
-        for i in range(1, min(window, len(unpaired))):
-            if best < SAME_UNIT_COST:
+    if n > EXACT_MAX_TEAMS:
+        floor = _least_same_unit(pool, bye_ranks)
+        for stage, window in enumerate(WINDOWS, start=1):
+            pairs, bye = _pair_by_stretches(pool, bye_ranks, window, NEIGHBOURS * stage)
+            counts = _counts(pool, pairs)
+            if counts == (0, floor):
                 break
-            c = _cost(top, unpaired[i], place)
-            if c < best:
-                best, best_i = c, i
-        pairs.append([top, unpaired.pop(best_i)])
-
-    # Repair: for each costly pair, swap partners with the nearest table where that helps.
-    costs = [_cost(a, b, place) for a, b in pairs]
-    for _ in range(max_passes):
-        improved = False
-        for i in range(len(pairs)):
-            if costs[i] < SAME_UNIT_COST:
-                continue
-            for distance in range(1, min(len(pairs), max_distance + 1)):
-                done = False
-                for j in (i - distance, i + distance):
-                    if not 0 <= j < len(pairs):
-                        continue
-                    (a, b), (c, d) = pairs[i], pairs[j]
-                    for first, second in (((a, c), (b, d)), ((a, d), (b, c))):
-                        new = _cost(*first, place) + _cost(*second, place)
-                        if new < costs[i] + costs[j] and (new // SAME_UNIT_COST) < (
-                            (costs[i] + costs[j]) // SAME_UNIT_COST
-                        ):
-                            pairs[i], pairs[j] = list(first), list(second)
-                            costs[i], costs[j] = _cost(*first, place), _cost(*second, place)
-                            improved = done = True
-                            break
-                    if done:
-                        break
-                if done:
-                    break
-        if not improved:
-            break
-
-    if len(pool) <= SEARCH_MAX_TEAMS and any(c >= REMATCH_COST for c in costs):
-        found = _search_without_rematch(pool, place)
-        if found is not None:
-            pairs = found
-    pairs.sort(key=lambda pair: min(place[pair[0].id], place[pair[1].id]))
-    rematches = sum(1 for a, b in pairs if b.id in a.opponents or a.id in b.opponents)
-    same_unit = sum(1 for a, b in pairs if a.unit is not None and a.unit == b.unit)
-    tables = assign_sides([(a, b) for a, b in pairs])
-    return Draw(tables=tables, bye=bye, rematches=rematches, same_unit=same_unit)
+        else:
+            pairs, bye = _match(pool, 0, n, bye_ranks, None)
+    else:
+        pairs, bye = _match(pool, 0, n, bye_ranks, None)
+    pairs.sort()
+    rematches, same_unit = _counts(pool, pairs)
+    tables = assign_sides([(pool[i], pool[j]) for i, j in pairs])
+    return Draw(
+        tables=tables,
+        bye=None if bye is None else pool[bye].id,
+        rematches=rematches,
+        same_unit=same_unit,
+    )
 
 
-def _search_without_rematch(
-    pool: list[PairingTeam], place: dict[int, int], *, budget: int = 20_000
-) -> list[list[PairingTeam]] | None:
-    """Return a pairing of ``pool`` without a rematch, found depth-first (the best placed team
-    first, its cheapest partners first), or None when there is none within ``budget`` steps. The
-    local repair of :func:`swiss_pair` can miss one late in a small event; this does not."""
-    steps = 0
+def _counts(pool: list[PairingTeam], pairs: list[tuple[int, int]]) -> tuple[int, int]:
+    """Return (rematches, same-unit tables) of ``pairs`` of places in ``pool``."""
+    rematches = sum(1 for i, j in pairs if _rematch(pool[i], pool[j]))
+    same_unit = sum(1 for i, j in pairs if _same_unit(pool[i], pool[j]))
+    return rematches, same_unit
 
-    def solve(rest: list[PairingTeam]) -> list[list[PairingTeam]] | None:
-        nonlocal steps
-        if not rest:
-            return []
-        top, others = rest[0], rest[1:]
-        candidates = sorted(
-            (o for o in others if o.id not in top.opponents and top.id not in o.opponents),
-            key=lambda o: _cost(top, o, place),
+
+def _least_same_unit(pool: list[PairingTeam], bye_ranks: list[int]) -> int:
+    """Return a lower bound of the same-unit tables of any draw of ``pool``: a unit of more than
+    half the paired teams meets itself at least that excess over half of them."""
+    sizes = Counter(t.unit for t in pool if t.unit is not None)
+    if not sizes:
+        return 0
+    unit, size = max(sizes.items(), key=lambda item: item[1])
+    paired = len(pool) - len(pool) % 2
+    if len(pool) % 2 and any(pool[i].unit == unit for i in bye_ranks):
+        size -= 1
+    return max(0, size - paired // 2)
+
+
+def _pair_by_stretches(
+    pool: list[PairingTeam], bye_ranks: list[int], window: int, neighbours: int
+) -> tuple[list[tuple[int, int]], int | None]:
+    """Return pairs of places (and the bye's place): neighbours pair off two by two, except in
+    the stretches of ``window`` places around each conflict (and around the lowest bye
+    candidate), each of which (cut every ``STRETCH_FACTOR * window`` places) is re-paired by a
+    matching of its own (over the pairs of ``neighbours`` near and good partners, see
+    :func:`_near_edges`, when it is longer than ``COMPLETE_SEGMENT_MAX``)."""
+    n = len(pool)
+    marks = [0] * (n + 1)
+    for i in range(n - 1):
+        a, b = pool[i], pool[i + 1]
+        if _rematch(a, b) or _same_unit(a, b):
+            marks[max(0, i - window)] += 1
+            marks[min(n, i + 2 + window)] -= 1
+    default_bye = bye_ranks[-1] if bye_ranks else -1
+    if default_bye >= 0:
+        marks[max(0, default_bye - window)] += 1
+        marks[min(n, default_bye + 1 + window)] -= 1
+    marked = list(itertools.accumulate(marks[:n]))
+    longest = STRETCH_FACTOR * window
+    pairs: list[tuple[int, int]] = []
+    bye: int | None = None
+    i = 0
+    while i < n:
+        if not marked[i] and i + 1 < n and not marked[i + 1]:
+            pairs.append((i, i + 1))
+            i += 2
+            continue
+        j = i + 1
+        while j < n:
+            real = j - i - (1 if i <= default_bye < j else 0)
+            if real % 2 == 0 and (
+                j - i >= longest or (j + 1 < n and not marked[j] and not marked[j + 1])
+            ):
+                break
+            j += 1
+        candidates = [r for r in bye_ranks if i <= r < j] if i <= default_bye < j else []
+        sparse = neighbours if j - i > COMPLETE_SEGMENT_MAX else None
+        found, found_bye = _match(pool, i, j, candidates, sparse)
+        pairs += found
+        if found_bye is not None:
+            bye = found_bye
+        i = j
+    return pairs, bye
+
+
+def _match(
+    pool: list[PairingTeam], lo: int, hi: int, bye_ranks: Sequence[int], neighbours: int | None
+) -> tuple[list[tuple[int, int]], int | None]:
+    """Return the pairs of places (and the bye's place) of the places ``lo`` to ``hi`` that a
+    maximum-weight matching finds, over every pair or (given ``neighbours``) over each team's
+    near and good partners, then over every pair if those leave a team alone."""
+    span = hi - lo
+    # Each priority outweighs every lower one summed over a whole draw of ``span`` teams.
+    unit_sq = 1
+    unit_diff = span**3 + 1
+    unit_bye = unit_diff * span * span
+    unit_same = unit_bye * (span + 1)
+    unit_rematch = unit_same * (span + 1)
+    top = unit_rematch * (span + 1)
+
+    def weight(i: int, j: int) -> int:
+        a, b = pool[i], pool[j]
+        cost = abs(i - j) * unit_diff + (i - j) ** 2 * unit_sq
+        if _rematch(a, b):
+            cost += unit_rematch
+        if _same_unit(a, b):
+            cost += unit_same
+        return top - cost
+
+    graph = nx.Graph()
+    graph.add_nodes_from(range(lo, hi))
+    if neighbours is None:
+        graph.add_weighted_edges_from(
+            (i, j, weight(i, j)) for i in range(lo, hi) for j in range(i + 1, hi)
         )
-        for partner in candidates:
-            steps += 1
-            if steps > budget:
-                return None
-            tail = solve([o for o in others if o is not partner])
-            if tail is not None:
-                return [[top, partner], *tail]
-        return None
+    else:
+        graph.add_weighted_edges_from(_near_edges(pool, lo, hi, neighbours, weight))
+    bye_node = -1
+    for place, r in enumerate(reversed(bye_ranks)):
+        graph.add_edge(bye_node, r, weight=top - place * unit_bye)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != graph.number_of_nodes():
+        if neighbours is not None:
+            return _match(pool, lo, hi, bye_ranks, None)
+        raise AssertionError("a complete graph of an even count has a perfect matching")
+    pairs = []
+    bye = None
+    for u, v in matching:
+        if bye_node in (u, v):
+            bye = max(u, v)
+        else:
+            pairs.append((min(u, v), max(u, v)))
+    return pairs, bye
 
-    return solve(list(pool))
+
+def _near_edges(
+    pool: list[PairingTeam],
+    lo: int,
+    hi: int,
+    neighbours: int,
+    weight: Callable[[int, int], int],
+) -> Iterator[tuple[int, int, int]]:
+    """Yield the weighted pairs of each place with its ``neighbours`` next places, and with its
+    ``neighbours`` nearest partners above and below that it has not met, as many of those that
+    are not of its unit either, and up to ``neighbours`` partners it has not met drawn anywhere
+    in the stretch (deterministically)."""
+    seen: set[tuple[int, int]] = set()
+    rng = random.Random(hi * len(pool) + lo)
+    for i in range(lo, hi):
+        a = pool[i]
+        for j in range(i + 1, min(hi, i + 1 + neighbours)):
+            seen.add((i, j))
+        for step, stop in ((1, hi), (-1, lo - 1)):
+            new = good = 0
+            for j in range(i + step, stop, step):
+                b = pool[j]
+                if _rematch(a, b):
+                    continue
+                pair = (min(i, j), max(i, j))
+                if new < neighbours:
+                    seen.add(pair)
+                    new += 1
+                if good < neighbours and not _same_unit(a, b):
+                    seen.add(pair)
+                    good += 1
+                if new == neighbours and good == neighbours:
+                    break
+        # A few partners it has not met from anywhere in the stretch, drawn by a generator seeded
+        # by the stretch: enough for a perfect matching without rematch where the nearest
+        # partners of many teams are the same few (a random graph of this degree has one).
+        for j in rng.sample(range(lo, hi), min(neighbours, hi - lo)):
+            if j != i and not _rematch(a, pool[j]):
+                seen.add((min(i, j), max(i, j)))
+    for i, j in sorted(seen):
+        yield i, j, weight(i, j)
 
 
 def assign_sides(pairs: Sequence[tuple[PairingTeam, PairingTeam]]) -> tuple[PairedTable, ...]:

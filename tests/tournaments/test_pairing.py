@@ -7,6 +7,8 @@ import itertools
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournaments.pairing import (
     PairingError,
@@ -171,3 +173,168 @@ def test_an_odd_round_gives_the_bye_where_it_keeps_units_apart() -> None:
     assert draw.bye == 4
     # with no unit to keep apart, the lowest-placed team sits out
     assert swiss_pair([PairingTeam(id=i) for i in range(1, 6)]).bye == 5
+
+
+# Swiss by maximum-weight matching: the least rematches and same-unit tables at any size.
+
+
+def _dense_history(seed: int, count: int, met_share: float) -> list[PairingTeam]:
+    """Teams that have each met about ``met_share`` of the field, spread over six units."""
+    rng = random.Random(seed)
+    met: dict[int, set[int]] = {t: set() for t in range(count)}
+    for a, b in itertools.combinations(range(count), 2):
+        if rng.random() < met_share:
+            met[a].add(b)
+            met[b].add(a)
+    units = {t: rng.randrange(6) for t in range(count)}
+    return [PairingTeam(t, unit=units[t], opponents=frozenset(met[t])) for t in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("seed", "count", "met_share"),
+    # the repair and bounded search this replaced left 2, 1, 2 and 4 rematches in these fields
+    [(0, 80, 0.9), (4, 50, 0.8), (16, 66, 0.9), (38, 80, 0.9)],
+)
+def test_dense_histories_beyond_forty_teams_pair_without_rematch(
+    seed: int, count: int, met_share: float
+) -> None:
+    draw = swiss_pair(_dense_history(seed, count, met_share))
+    assert (draw.rematches, draw.same_unit) == (0, 0)
+    seen = sorted(t for p in _ids(draw) for t in p)
+    assert seen == list(range(count))
+
+
+def test_a_field_whose_halves_have_met_pairs_across_them() -> None:
+    # Every team has met every other team of its half: only top-against-bottom tables avoid a
+    # rematch; the nearest partners of all top teams are the same few bottom ones.
+    count = 100
+    half = count // 2
+    teams = [
+        PairingTeam(t, opponents=frozenset(o for o in range(count) if (o < half) == (t < half)))
+        for t in range(count)
+    ]
+    draw = swiss_pair(teams)
+    assert draw.rematches == 0
+    assert all((a < half) != (b < half) for a, b in _ids(draw))
+
+
+def test_a_unit_of_more_than_half_the_field_meets_itself_no_more_than_it_must() -> None:
+    rng = random.Random(5)
+    count = 200
+    teams = [
+        PairingTeam(t, unit=0 if rng.random() < 0.6 else rng.randrange(1, 30)) for t in range(count)
+    ]
+    big = sum(1 for t in teams if t.unit == 0)
+    draw = swiss_pair(teams)
+    assert draw.rematches == 0
+    assert draw.same_unit == big - count // 2 > 0
+
+
+def test_a_large_field_after_many_rounds_has_no_rematch_nor_same_unit_table() -> None:
+    # 1,000 teams, nine rounds of history over 40 units: no rematch, no same-unit table
+    rng = random.Random(11)
+    ids = list(range(1000))
+    unit = {t: rng.randrange(40) for t in ids}
+    met: dict[int, set[int]] = {t: set() for t in ids}
+    score = dict.fromkeys(ids, 0)
+    for _round in range(10):
+        order = sorted(ids, key=lambda t: (-score[t], t))
+        draw = swiss_pair(
+            [PairingTeam(t, unit=unit[t], opponents=frozenset(met[t])) for t in order]
+        )
+        assert (draw.rematches, draw.same_unit) == (0, 0)
+        assert len(draw.tables) == 500
+        for table in draw.tables:
+            met[table.team_a].add(table.team_b)
+            met[table.team_b].add(table.team_a)
+            score[rng.choice((table.team_a, table.team_b))] += rng.choice((1, 3, 6))
+
+
+def test_swiss_is_deterministic() -> None:
+    teams = _dense_history(6, 70, 0.85)
+    assert swiss_pair(teams) == swiss_pair(list(teams))
+
+
+def _brute_force_best(teams: list[PairingTeam]) -> tuple[int, int, int, int, int]:
+    """The least (rematches, same-unit tables, bye place from the bottom among the teams with
+    the fewest byes, sum of place differences, sum of their squares) over every draw."""
+    place = {t.id: i for i, t in enumerate(teams)}
+    fewest = min(t.byes for t in teams)
+    candidates = [t for t in reversed(teams) if t.byes == fewest]
+
+    def matchings(rest: list[PairingTeam]):
+        if not rest:
+            yield []
+            return
+        first, others = rest[0], rest[1:]
+        for k, partner in enumerate(others):
+            for tail in matchings(others[:k] + others[k + 1 :]):
+                yield [(first, partner), *tail]
+
+    options = [(None, 0, teams)]
+    if len(teams) % 2:
+        options = [(c, k, [t for t in teams if t is not c]) for k, c in enumerate(candidates)]
+    best = None
+    for _bye, bye_place, pool in options:
+        for pairs in matchings(pool):
+            cost = (
+                sum(1 for a, b in pairs if b.id in a.opponents or a.id in b.opponents),
+                sum(1 for a, b in pairs if a.unit is not None and a.unit == b.unit),
+                bye_place,
+                sum(abs(place[a.id] - place[b.id]) for a, b in pairs),
+                sum((place[a.id] - place[b.id]) ** 2 for a, b in pairs),
+            )
+            if best is None or cost < best:
+                best = cost
+    assert best is not None
+    return best
+
+
+@st.composite
+def _small_fields(draw_from) -> list[PairingTeam]:
+    count = draw_from(st.integers(min_value=2, max_value=9))
+    pairs = list(itertools.combinations(range(count), 2))
+    met_pairs = draw_from(st.lists(st.sampled_from(pairs), unique=True)) if pairs else []
+    met: dict[int, set[int]] = {t: set() for t in range(count)}
+    for a, b in met_pairs:
+        met[a].add(b)
+        met[b].add(a)
+    units = draw_from(st.lists(st.sampled_from([None, 1, 2, 3]), min_size=count, max_size=count))
+    byes = draw_from(st.lists(st.integers(0, 2), min_size=count, max_size=count))
+    order = draw_from(st.permutations(range(count)))
+    return [
+        PairingTeam(
+            t + 100, unit=units[t], opponents=frozenset(o + 100 for o in met[t]), byes=byes[t]
+        )
+        for t in order
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_small_fields())
+def test_swiss_is_optimal_against_brute_force_on_small_fields(teams: list[PairingTeam]) -> None:
+    draw = swiss_pair(teams)
+    by_id = {t.id: t for t in teams}
+    place = {t.id: i for i, t in enumerate(teams)}
+    seated = [t for table in draw.tables for t in (table.team_a, table.team_b)]
+    # every team once: at a table or on the bye
+    assert sorted(seated + ([draw.bye] if draw.bye is not None else [])) == sorted(by_id)
+    assert (draw.bye is not None) == (len(teams) % 2 == 1)
+    fewest = min(t.byes for t in teams)
+    if draw.bye is not None:
+        assert by_id[draw.bye].byes == fewest
+    candidates = [t.id for t in reversed(teams) if t.byes == fewest]
+    pairs = [(by_id[x.team_a], by_id[x.team_b]) for x in draw.tables]
+    got = (
+        draw.rematches,
+        draw.same_unit,
+        candidates.index(draw.bye) if draw.bye is not None else 0,
+        sum(abs(place[a.id] - place[b.id]) for a, b in pairs),
+        sum((place[a.id] - place[b.id]) ** 2 for a, b in pairs),
+    )
+    assert draw.rematches == sum(1 for a, b in pairs if b.id in a.opponents)
+    assert draw.same_unit == sum(1 for a, b in pairs if a.unit is not None and a.unit == b.unit)
+    assert got == _brute_force_best(teams)
+    # tables go down the standings
+    firsts = [min(place[a.id], place[b.id]) for a, b in pairs]
+    assert firsts == sorted(firsts)
