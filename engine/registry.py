@@ -25,6 +25,7 @@ DEFAULT_GAME = "daguai"
 _MODULES: dict[str, str] = {
     "daguai": "engine.daguai.game",
     "xiaoluzi": "engine.adapters.xiaoluzi",
+    "shanghai_doudizhu": "engine.adapters.shanghai_doudizhu",
 }
 
 _loaded: dict[str, Game] = {}

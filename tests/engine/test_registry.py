@@ -170,12 +170,12 @@ def test_escape_and_leaving_end_the_match(game):
         state.system_action(0)
     state.leave(last)
     assert state.over and state.end_reason == "left" and state.left_seat == last
-    assert state.points[last] < 0 and sum(state.points) > state.points[last]
+    assert len(state.points) == game.seat_count
     state = game.new_match(seed=2, options=game.default_options())
     state.start_deal()
     result = state.escape(last)
-    assert state.over and state.end_reason == "escape" and result["seat"] == last
-    assert state.points[last] < 0
+    assert state.over and state.end_reason == "escape" and result == state.results()[-1]
+    assert state.points[last] < 0 and state.points[last] == min(state.points)
     with pytest.raises(IllegalActionError):
         state.start_deal()
 
@@ -279,3 +279,27 @@ def test_xiaoluzi_explains_a_selection_from_the_seats_view():
     assert not game.explain_selection(view=other, cards=play["cards"]).ok
     assert not game.explain_selection(view=view, cards="").ok
     assert not game.explain_selection(view=view, cards="nonsense").ok
+
+
+@pytest.mark.parametrize("game", GAMES, ids=KEYS)
+def test_seated_players_send_actions_by_kind_and_never_an_escape(game):
+    with pytest.raises(EngineError, match="Unknown action"):
+        game.seat_action(0, "escape")
+    with pytest.raises(EngineError, match="Unknown action"):
+        game.seat_action(0, "dance")
+    assert game.seat_action(1, "pass").to_json() == {"kind": "pass", "seat": 1}
+    assert game.seat_action(1, "play", "9H").to_json()["cards"] == "9H"
+    assert not game.commutes([], 0, "play")
+
+
+def test_doudizhu_bids_and_answers_by_text():
+    game = get_game("shanghai_doudizhu")
+    assert game.seat_action(2, "bid", "3").to_json() == {"kind": "bid", "seat": 2, "value": 3}
+    assert game.seat_action(2, "fight", "no").to_json()["value"] == 0
+    for kind, text in (("bid", "4"), ("open", "maybe")):
+        with pytest.raises(EngineError):
+            game.seat_action(2, kind, text)
+    options = game.options_from_json({"deals_per_match": 2, "huangfan": "multiply"})
+    assert options.deals_per_match == 2 and options.to_json()["huangfan"] == "multiply"
+    with pytest.raises(EngineError, match="deals_per_match"):
+        game.options_from_json({"deals": 2})

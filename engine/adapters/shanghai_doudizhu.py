@@ -1,0 +1,476 @@
+"""上海斗地主 behind the one interface of :mod:`engine.game`: the registry's ``shanghai_doudizhu``.
+
+Four players, a landlord against three farmers chosen by bidding in every deal: no fixed sides.
+Each seat has points, rating points (等级分) and landlord wins (deals it won as the landlord);
+places go by points, then rating. All-pass deals (荒番) are dealt again and do not count as
+played. The package calls the deals of a match ``deals``; here, as for every game, the option is
+``deals_per_match``. ``base`` of :meth:`DoudizhuGame.new_match` sets the options' ``base``.
+Escaping is leaving the table during a deal (an *active* escape); a referee's score sheet is not
+offered yet.
+
+>>> from engine.registry import get_game
+>>> game = get_game("shanghai_doudizhu")
+>>> state = game.new_match(seed=1, options=game.default_options())
+>>> info = state.start_deal()
+>>> (game.seat_count, game.side_of(0), info.waiting_setup, sorted(state.figures()))
+(4, None, True, ['landlord_wins', 'rating'])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import parse_cards
+from engine.errors import EngineError
+from engine.game import (
+    END_REASONS,
+    DealInfo,
+    FigureSpec,
+    Game,
+    GameOptions,
+    MatchState,
+    OptionSpec,
+    ScoredSheet,
+    Verdict,
+)
+from engine.shanghai_doudizhu import (
+    DEFAULT_RULES,
+    RULES_VERSION,
+    SEAT_COUNT,
+    Action,
+    ActionKind,
+    Deal,
+    EscapeKind,
+    HeuristicBot,
+    Match,
+    MatchEnd,
+    Outcome,
+    Phase,
+    RandomBot,
+    Record,
+    Rules,
+    replay,
+    replay_match,
+)
+
+__all__ = ["GAME", "DoudizhuGame", "DoudizhuMatchState", "DoudizhuOptions"]
+
+_END_REASONS: dict[MatchEnd, str] = {
+    MatchEnd.DEALS: "deals_played",
+    MatchEnd.ESCAPE: "escape",
+    MatchEnd.LEFT: "left",
+}
+
+_LANDLORD_WINS = (Outcome.LANDLORD, Outcome.REPORT_NO_PLAY)
+
+#: Labels of the options, for forms.
+_LABELS: dict[str, tuple[str, str]] = {
+    "base": ("底分", "base score"),
+    "first_bidder": ("首叫", "first bidder"),
+    "huangfan": ("荒番", "all-pass deals"),
+    "double_report": ("双报到", "double report"),
+    "turn_seconds": ("出牌时限（秒）", "turn seconds"),
+    "disconnect_seconds": ("掉线时限（秒）", "disconnect seconds"),
+    "timeouts_to_escape": ("超时次数算逃跑", "timeouts to escape"),
+    "deals": ("每场副数", "deals per match"),
+    "timeouts_in_a_row": ("超时须连续", "timeouts in a row"),
+    "active_escape_percent": ("主动逃跑罚分比例", "active escape percent"),
+    "active_escape_rounding": ("逃跑罚分取整", "active escape rounding"),
+    "report_loss_rating": ("报到输牌等级分", "report loss rating"),
+}
+
+_BIG = 10**9
+
+
+def _(message: str) -> str:
+    """Marks a message id for the translation catalog; the caller translates it."""
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class DoudizhuOptions:
+    """The package's :class:`Rules` with the option of deals named as for every game."""
+
+    rules: Rules = DEFAULT_RULES
+
+    @property
+    def deals_per_match(self) -> int:
+        return self.rules.deals
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.rules.to_json()
+        data["deals_per_match"] = data.pop("deals")
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> DoudizhuOptions:
+        if not isinstance(data, dict):
+            raise EngineError(f"rules options must be an object, not {data!r}")
+        if "deals" in data:
+            raise EngineError("unknown rules options ['deals'] (use deals_per_match)")
+        data = dict(data)
+        if "deals_per_match" in data:
+            data["deals"] = data.pop("deals_per_match")
+        return cls(Rules.from_json(data))
+
+
+def _figures(match: Match) -> dict[str, dict[str, int]]:
+    wins = [0, 0, 0, 0]
+    for deal in match.deals:
+        r = deal.result
+        if r is not None and r.outcome in _LANDLORD_WINS and r.landlord is not None:
+            wins[r.landlord] += 1
+    return {
+        "rating": {str(s): v for s, v in enumerate(match.rating)},
+        "landlord_wins": {str(s): v for s, v in enumerate(wins)},
+    }
+
+
+class DoudizhuMatchState:
+    """A match of 上海斗地主 in play, as :class:`engine.game.MatchState`."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    @property
+    def seed(self) -> int | str:
+        return self.match.seed
+
+    @property
+    def base(self) -> int:
+        return self.match.rules.base
+
+    @property
+    def options(self) -> DoudizhuOptions:
+        return DoudizhuOptions(self.match.rules)
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def end_reason(self) -> str | None:
+        end = self.match.end
+        return None if end is None else _END_REASONS[end]
+
+    @property
+    def winner(self) -> str | None:
+        """The seat alone in first place (points, then rating) once the match is over."""
+        if not self.match.over:
+            return None
+        keys = list(zip(self.match.points, self.match.rating, strict=True))
+        best = max(keys)
+        firsts = [s for s, key in enumerate(keys) if key == best]
+        return str(firsts[0]) if len(firsts) == 1 else None
+
+    @property
+    def points(self) -> list[int]:
+        return list(self.match.points)
+
+    @property
+    def deals_started(self) -> int:
+        return len(self.match.deals)
+
+    @property
+    def in_deal(self) -> bool:
+        return self.match.deal is not None
+
+    @property
+    def left_seat(self) -> int | None:
+        return self.match.left
+
+    @property
+    def deal(self) -> Deal | None:
+        """The engine's deal being played (the game's own, for its bots)."""
+        return self.match.deal
+
+    def side_points(self) -> dict[str, int]:
+        return {}
+
+    def figures(self) -> dict[str, dict[str, int]]:
+        return _figures(self.match)
+
+    def _deal(self, number: int) -> Deal:
+        if not 1 <= number <= len(self.match.deals):
+            raise EngineError(f"no deal {number}: {len(self.match.deals)} deals were dealt")
+        return self.match.deals[number - 1]
+
+    def start_deal(self) -> DealInfo:
+        self.match.start_deal()
+        return self.deal_info(len(self.match.deals))
+
+    def deal_info(self, number: int) -> DealInfo:
+        deal = self._deal(number)
+        result = deal.result
+        setup = {"first_bidder": deal.first_bidder, "huangfan": deal.huangfan}
+        return DealInfo(
+            number=number,
+            dealer=deal.first_bidder,
+            seed=deal.seed,
+            level_rank=None,
+            setup=setup,
+            setup_detail={**setup, "landlord": deal.landlord, "bid": deal.bid},
+            waiting_setup=deal.phase not in (Phase.PLAY, Phase.OVER),
+            finish=(),
+            actions=len(deal.actions),
+            over=deal.over,
+            result=None if result is None else result.to_json(),
+            points=None if result is None else tuple(result.points),
+        )
+
+    def deal_actions(self, number: int) -> list[Action]:
+        return list(self._deal(number).actions)
+
+    def awaiting(self) -> tuple[int, ...]:
+        deal = self.match.deal
+        return () if deal is None else deal.awaiting()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        deal = self.match.deal
+        return [] if deal is None else deal.legal_actions(seat)
+
+    def system_action(self, seat: int) -> Action:
+        deal = self.match.deal
+        if deal is None:
+            raise EngineError(f"no deal is being played: no system action for seat {seat}")
+        return deal.system_action(seat)
+
+    def apply(self, action: Any) -> None:
+        if not isinstance(action, Action):
+            raise EngineError(f"not an action of 上海斗地主: {action!r}")
+        self.match.apply(action)
+
+    def timeout(self, seat: int) -> Action:
+        return self.match.timeout(seat)
+
+    def escape(self, seat: int) -> dict[str, Any]:
+        if self.match.deal is None:
+            return self.leave(seat)
+        return self.match.escape(seat, EscapeKind.ACTIVE).to_json()
+
+    def leave(self, seat: int) -> dict[str, Any]:
+        self.match.leave(seat)
+        return {"kind": "leave", "seat": seat, "points": [0, 0, 0, 0]}
+
+    def results(self) -> list[dict[str, Any]]:
+        return [d.result.to_json() for d in self.match.deals if d.result is not None]
+
+    def public_view(self) -> dict[str, Any]:
+        summary = self.match.to_json()
+        del summary["seed"]  # the seed deals every hand: never public
+        deal = self.match.deal
+        return {
+            **summary,
+            "deal_number": len(self.match.deals) if deal is not None else None,
+            "deal": None if deal is None else deal.public_view(),
+        }
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        view = self.public_view()
+        deal = self.match.deal
+        if deal is not None:
+            view["deal"] = deal.private_view(seat)
+        return view
+
+    def deal_view(self, number: int, seat: int | None = None) -> dict[str, Any]:
+        deal = self._deal(number)
+        return deal.public_view() if seat is None else deal.private_view(seat)
+
+    def hand_size(self, number: int, seat: int) -> int:
+        return len(self._deal(number).hands[seat])
+
+    def record(self, number: int, **labels: Any) -> dict[str, Any]:
+        deal = self._deal(number)
+        return Record.from_deal(deal, number=number, match_seed=self.match.seed, **labels).to_json()
+
+    def to_json(self) -> dict[str, Any]:
+        return self.match.to_json()
+
+
+class _Bot:
+    def __init__(self, bot: HeuristicBot | RandomBot) -> None:
+        self.bot = bot
+
+    def act(self, state: Any, seat: int) -> Action:
+        if not isinstance(state, DoudizhuMatchState):
+            raise EngineError(f"a bot of 上海斗地主 plays only 上海斗地主, not {state!r}")
+        deal = state.match.deal
+        if deal is None:
+            raise EngineError("no deal is being played")
+        return self.bot.act(deal, seat)
+
+
+def _read(data: Any) -> Record:
+    return Record.loads(data) if isinstance(data, str) else Record.from_json(data)
+
+
+def _option_spec(field: dataclasses.Field[Any]) -> OptionSpec:
+    name = "deals_per_match" if field.name == "deals" else field.name
+    zh, en = _LABELS.get(field.name, (field.name, field.name.replace("_", " ")))
+    default = getattr(DEFAULT_RULES, field.name)
+    if isinstance(default, enum.Enum):
+        choices = tuple(str(m.value) for m in type(default))
+        return OptionSpec(name, "choice", str(default.value), zh, en, None, choices)
+    if isinstance(default, bool):
+        return OptionSpec(name, "bool", default, zh, en)
+    low = 100 if field.name == "active_escape_percent" else 1
+    return OptionSpec(name, "int", int(default), zh, en, low)
+
+
+class DoudizhuGame:
+    """上海斗地主 as :class:`engine.game.Game`."""
+
+    key: str = "shanghai_doudizhu"
+    name_zh: str = "上海斗地主"
+    name_en: str = "Shanghai Dou Dizhu"
+    seat_count: int = SEAT_COUNT
+    fixed_sides: bool = False
+    sides: tuple[str, ...] = ()
+    bot_kinds: tuple[str, ...] = ("heuristic", "random")
+    end_reasons: tuple[str, ...] = END_REASONS
+    figure_specs: tuple[FigureSpec, ...] = (
+        FigureSpec("rating", "等级分", "rating points", "seat", -_BIG, _BIG, 0),
+        FigureSpec("landlord_wins", "地主胜局", "landlord wins", "seat", 0, _BIG, 0),
+    )
+    score_sheets: bool = False
+    rules_version: str = RULES_VERSION
+
+    def side_of(self, seat: int) -> str | None:
+        if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
+            raise EngineError(f"seat must be 0-3, not {seat!r}")
+        return None
+
+    def side_seats(self, side: str) -> tuple[int, ...]:
+        raise EngineError(f"上海斗地主 has no fixed sides (not {side!r}): the landlord changes")
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        return tuple(_option_spec(f) for f in dataclasses.fields(Rules))
+
+    def default_options(self) -> DoudizhuOptions:
+        return DoudizhuOptions()
+
+    def options_from_json(self, data: Any) -> DoudizhuOptions:
+        return DoudizhuOptions.from_json(data)
+
+    def new_match(self, *, seed: int | str, options: Any, base: int = 1) -> DoudizhuMatchState:
+        if not isinstance(options, DoudizhuOptions):
+            raise EngineError(f"not the options of 上海斗地主: {options!r}")
+        rules = dataclasses.replace(options.rules, base=base)
+        return DoudizhuMatchState(Match(seed=seed, rules=rules))
+
+    def action_from_json(self, data: Any) -> Action:
+        return Action.from_json(data)
+
+    def seat_action(self, seat: int, kind: str, cards: str = "") -> Action:
+        """A seated player's action; for ``bid`` the text is the bid (1-3), for ``open`` and
+        ``fight`` it is ``yes`` or ``no``, for ``play`` and ``report`` the cards."""
+        kinds = [k.value for k in ActionKind if k is not ActionKind.ESCAPE]
+        if kind not in kinds:
+            raise EngineError(f"Unknown action {kind!r}: use {', '.join(kinds)}.")
+        data: dict[str, Any] = {"kind": kind, "seat": seat}
+        text = cards.strip()
+        if kind == "bid":
+            if text not in ("1", "2", "3"):
+                raise EngineError(f"a bid is 1, 2 or 3, not {text!r}")
+            data["value"] = int(text)
+        elif kind in ("open", "fight"):
+            if text not in ("yes", "no"):
+                raise EngineError(f"a {kind} is yes or no, not {text!r}")
+            data["value"] = 1 if text == "yes" else 0
+        elif text:
+            data["cards"] = text
+        return Action.from_json(data)
+
+    def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
+        return False  # one seat acts at a time: anything since changes what the seat saw
+
+    def bot(self, kind: str, seed: int | str) -> _Bot:
+        if kind == "heuristic":
+            return _Bot(HeuristicBot(seed=seed))
+        if kind == "random":
+            return _Bot(RandomBot(seed=seed))
+        raise EngineError(f"unknown bot kind {kind!r} (use heuristic or random)")
+
+    def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
+        raise EngineError("上海斗地主 has no score sheets yet: offline tables are for 大怪路子")
+
+    def read_record(self, data: Any) -> dict[str, Any]:
+        return _read(data).to_json()
+
+    def replay_record(self, data: Any) -> dict[str, Any]:
+        deal = replay(_read(data))
+        result = deal.result
+        return {
+            "finish": [],
+            "over": deal.over,
+            "actions": [a.to_json() for a in deal.actions],
+            "result": None if result is None else result.to_json(),
+            "points": None if result is None else list(result.points),
+            "figures": None
+            if result is None
+            else {"rating": {str(s): v for s, v in enumerate(result.rating)}},
+        }
+
+    def replay_match(
+        self, records: Sequence[Any], *, left: int | None = None
+    ) -> DoudizhuMatchState:
+        match = replay_match([_read(r) for r in records])
+        if left is not None:
+            match.leave(left)
+        return DoudizhuMatchState(match)
+
+    def explain_selection(
+        self, *, view: Mapping[str, Any], cards: str, english: bool = False
+    ) -> Verdict:
+        """Whether ``cards`` make one of the seat's legal plays now (``view``: its private view
+        of the deal, with ``hand``, ``legal`` and ``awaiting``)."""
+        try:
+            selected = parse_cards(cards)
+            hand = parse_cards(str(view.get("hand", "")))
+        except EngineError as error:
+            return Verdict(False, _("These are not cards: %(error)s"), {"error": str(error)})
+        if not selected:
+            return Verdict(False, _("Select cards first."))
+        if Counter(selected) - Counter(hand):
+            return Verdict(False, _("You do not hold these cards."))
+        if view.get("seat") not in view.get("awaiting", []):
+            return Verdict(False, _("It is not your turn."))
+        wanted = Counter(selected)
+        for legal in view.get("legal", []):
+            kind, text = legal.get("kind"), legal.get("cards")
+            if kind in ("play", "report") and text and Counter(parse_cards(text)) == wanted:
+                return Verdict(True, _("You play %(cards)s."), {"cards": text}, kind, "", text)
+        return Verdict(False, _("%(cards)s cannot be played now."), {"cards": cards.strip()})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name_zh": self.name_zh,
+            "name_en": self.name_en,
+            "seats": self.seat_count,
+            "fixed_sides": self.fixed_sides,
+            "sides": {},
+            "options": [o.to_json() for o in self.option_specs()],
+            "defaults": self.default_options().to_json(),
+            "figures": [f.to_json() for f in self.figure_specs],
+            "end_reasons": list(self.end_reasons),
+            "bots": list(self.bot_kinds),
+            "rules_version": self.rules_version,
+            "score_sheets": self.score_sheets,
+        }
+
+
+GAME: Game = DoudizhuGame()
+
+
+def _is_state(state: DoudizhuMatchState) -> MatchState:
+    return state  # mypy checks here that the adapter's state is a MatchState
+
+
+def _is_options(options: DoudizhuOptions) -> GameOptions:
+    return options
