@@ -133,6 +133,11 @@ X_FRAME_OPTIONS = "DENY"
 # --- Django REST framework ------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",  # DRF's, refusing deep nesting and lone surrogates
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],

@@ -443,6 +443,8 @@ class RoundActionApi(APIView):
         elif self.action == "start":
             round = services.round_start(round=round, user=user)
         else:
+            if not isinstance(request.data, dict):  # a JSON list, string, number or null
+                raise ApplicationError(_('Send a JSON object, such as {"force": true}.'))
             force = str(request.data.get("force", "")).lower() in ("1", "true")
             round = services.round_complete(round=round, user=user, force=force)
         return Response(RoundDetailOutput(round).data)

@@ -136,3 +136,15 @@ def test_seats_as_whole_numbers_or_digits_are_still_read(world) -> None:
     )
     assert response.status_code == 201, response.content
     assert ResultSubmission.objects.get().deals == [{"finish": [0, 2, 4]}]
+
+
+@pytest.mark.parametrize("body", ["null", "[]", '"text"', "1e400", "[1, 2]"])
+def test_completing_a_round_with_a_body_that_is_no_object_is_a_400(world, body: str) -> None:
+    round_ = world["round"]
+    response = _api(world["referee"]).post(
+        f"/api/v1/rounds/{round_.pk}/complete/", body, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert "JSON object" in response.json()["detail"]
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.RUNNING
