@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/luzi_bench_http")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/4")
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # DEBUG off: a key is required
 os.environ.update(
     DJANGO_SETTINGS_MODULE="config.settings",
     DEBUG="false",

@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -244,6 +245,7 @@ def measure_http(event_id: int, requests: int, clients: int) -> dict[str, object
         check=True,
     )
     env = {**os.environ, "DEBUG": "false", "SECURE_SSL_REDIRECT": "false", "LOG_LEVEL": "WARNING"}
+    env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))  # DEBUG off refuses the development key
     server = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "gunicorn"),

@@ -8,6 +8,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_application = get_asgi_application()  # set up Django before importing the consumers
 
+from config.checks import refuse_development_secret_key  # noqa: E402
+
+refuse_development_secret_key()  # never serve with the public development key and DEBUG off
+
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
