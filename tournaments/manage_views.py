@@ -25,6 +25,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import services as accounts_services
 from config.converters import MAX_ID
 from config.exceptions import ApplicationError
+from config.health import check_broker, stall_seconds, stalled_tables
+from games import presence
+from games.models import TableSeat
 from tournaments import results as results_services
 from tournaments import services
 from tournaments.models import (
@@ -37,6 +40,7 @@ from tournaments.models import (
     RoundLog,
 )
 from tournaments.results import event_tallies_refresh
+from tournaments.round_log import log_detail
 from tournaments.selectors import round_byes, round_tables
 from tournaments.sorting import naturally
 
@@ -104,6 +108,14 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     current = rounds[0] if rounds else None
     tables = list(round_tables(round=current)) if current else []
     log = RoundLog.objects.filter(round__event=event).select_related("round", "user")
+    live = current is not None and current.status == Round.Status.RUNNING
+    seats = _seat_states(tables) if live else {}
+    stalled = set(
+        stalled_tables(table_ids=[p.table_id for p in tables if p.table.mode == "online"])
+        if live
+        else []
+    )
+    broker = check_broker() if live else None
     return render(
         request,
         "tournaments/manage/dashboard.html",
@@ -115,11 +127,40 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "byes": list(round_byes(round=current)) if current else [],
             "teams": naturally(event.teams.all(), lambda team: team.name),
             "waiting": waiting,
-            "log": log.order_by("-at", "-id")[:20],
+            "log": [(entry, log_detail(entry.detail)) for entry in log.order_by("-at", "-id")[:20]],
+            "rows": [(p, seats.get(p.table_id, []), p.table_id in stalled) for p in tables],
+            "stalled": [p.number for p in tables if p.table_id in stalled],
+            "stall_seconds": int(stall_seconds()),
+            "broker_down": broker is not None and not broker.ok,
             "team_count": event.teams.count(),
             "is_organizer": True,
         },
     )
+
+
+def _seat_states(tables: list[Pairing]) -> dict[int, list[dict[str, Any]]]:
+    """Each online table's seats: the player, and whether a page of theirs is open at the table
+    (bots are always there)."""
+    online = [p.table_id for p in tables if p.table.mode == "online"]
+    rows = TableSeat.objects.filter(table_id__in=online).select_related("player").order_by("seat")
+    by_table: dict[int, list[TableSeat]] = {}
+    for row in rows:
+        by_table.setdefault(row.table_id, []).append(row)
+    states: dict[int, list[dict[str, Any]]] = {}
+    for table_id, table_seats in by_table.items():
+        present = presence.seats_online(
+            table_id, [s.seat for s in table_seats if not s.player.is_bot]
+        )
+        states[table_id] = [
+            {
+                "seat": s.seat,
+                "name": s.player.name,
+                "bot": s.player.is_bot,
+                "online": s.player.is_bot or present.get(s.seat, False),
+            }
+            for s in table_seats
+        ]
+    return states
 
 
 @login_required

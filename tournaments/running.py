@@ -20,7 +20,7 @@ from config.exceptions import ApplicationError, ConflictError
 from games import services as games_services
 from games.models import Action, Deal, Match, Table
 from tournaments import services
-from tournaments.models import Event, Meet, Round
+from tournaments.models import Event, Meet, Round, RoundLog
 
 __all__ = ["Progress", "RoundRun", "SimulationSummary", "event_simulate", "round_run"]
 
@@ -64,7 +64,8 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
         )
     if round.status == Round.Status.COMPLETED:
         raise ConflictError(_("Round %(round)d is completed already.") % {"round": round.number})
-    if round.status == Round.Status.CONFIRMED:
+    just_started = round.status == Round.Status.CONFIRMED
+    if just_started:
         round = services.round_start(round=round, start_matches=False)
     event = round.event
     tables = Table.objects.filter(
@@ -84,6 +85,14 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
             between_deals_seconds=0 if all_bots or bots else 5,
         )
         started += 1
+    # The round's log says how many matches began (round_start started none of them here).
+    detail = f"online matches started: {started}"
+    entry = round.log.filter(action=RoundLog.Action.STARTED).order_by("-id").first()
+    if just_started and entry is not None:
+        entry.detail = detail
+        entry.save(update_fields=["detail"])
+    elif started:
+        services.round_log_add(round, None, RoundLog.Action.STARTED, detail)
     return started
 
 

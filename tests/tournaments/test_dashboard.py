@@ -1,0 +1,86 @@
+"""The organizer's dashboard on the day (issue 15): each seat's connection, tables that make no
+progress, and a log that counts right and speaks the page's language."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.cache import caches
+from django.test import Client
+from django.utils import timezone
+
+from games import presence
+from games.models import Action, Deal, Match, Table, TableSeat
+from tests.games.factories import UserFactory
+from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.models import RoundLog
+from tournaments.round_log import log_detail
+from tournaments.running import round_tables_start
+from tournaments.services import event_organizer_add, round_create_paired
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running():
+    caches["presence"].clear()
+    event = EventFactory(table_mode=Table.Mode.ONLINE)
+    for _ in range(4):
+        TeamFactory(event=event, unit=UnitFactory())
+    organizer = UserFactory()
+    event_organizer_add(event=event, user=organizer)
+    round_ = round_create_paired(event=event, confirm=True, user=organizer)
+    started = round_tables_start(round=round_)
+    client = Client()
+    client.force_login(organizer)
+    return {"event": event, "round": round_, "started": started, "client": client}
+
+
+def test_the_log_counts_the_matches_that_started(running) -> None:
+    # Issue 15: the log said "online matches started: 0" when 2 had started.
+    assert running["started"] == 2
+    entry = running["round"].log.get(action=RoundLog.Action.STARTED)
+    assert entry.detail == "online matches started: 2"
+    page = running["client"].get(f"/events/{running['event'].pk}/manage/").content.decode()
+    assert "已开始 2 场线上比赛" in page and "online matches started" not in page
+
+
+def test_log_details_speak_the_pages_language() -> None:
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        assert log_detail("瑞士制: 8 tables, bye: 研发一队") == "瑞士制：8 桌；轮空：研发一队"
+        assert log_detail("Swiss: 8 tables") == "瑞士制：8 桌"
+        assert log_detail("table 3 v2: 顺序不对") == "第3桌第2版；原因：顺序不对"
+        assert log_detail("something else") == "something else"
+    with translation.override("en"):
+        assert log_detail("瑞士制: 8 tables") == "Swiss: 8 tables"
+        assert log_detail("forced; unfinished tables: [2, 5]; 停电") == (
+            "completed with unfinished tables: 2, 5; reason: 停电"
+        )
+
+
+def test_the_dashboard_shows_each_seats_connection(running) -> None:
+    pairing = running["round"].pairings.order_by("number").first()
+    seat = TableSeat.objects.select_related("player").get(table=pairing.table, seat=0)
+    presence.presence(pairing.table_id, 0, +1)
+    page = running["client"].get(f"/events/{running['event'].pk}/manage/").content.decode()
+    assert f'<li class="online" title="在座">0 {seat.player.name}' in page
+    assert page.count('class="away"') == 11  # the other seats of both tables
+    assert f'href="/tables/{pairing.table_id}/"' in page  # the organizer can watch it
+
+
+def test_the_dashboard_warns_about_tables_that_make_no_progress(running, settings) -> None:
+    settings.LUZI_WORKER_STALL_SECONDS = 60
+    url = f"/events/{running['event'].pk}/manage/"
+    assert "没有进展" not in running["client"].get(url).content.decode()
+    pairing = running["round"].pairings.order_by("number").first()
+    old = timezone.now() - timedelta(minutes=10)
+    match = Match.objects.get(table=pairing.table)
+    Match.objects.filter(pk=match.pk).update(started_at=old)
+    Deal.objects.filter(match=match).update(started_at=old, turn_deadline=old, finished_at=None)
+    assert not Action.objects.filter(deal__match=match).exists()  # no worker ran here
+    page = running["client"].get(url).content.decode()
+    assert f"第 {pairing.number} 桌已超过 60 秒没有进展" in page
+    assert 'class="stalled"' in page
