@@ -1,10 +1,16 @@
-"""Benchmark of Swiss pairing (issue: tournament operations). Prints figures only.
+"""Benchmark of Swiss pairing (issue: tournament operations; issue 12). Prints figures only.
 
-Pairs a Swiss round of N teams (default 1,000; target <= 1 s) with the pure pairing module, after R
-earlier rounds of history (opponents, byes, sides) and with teams spread over units, so that the
-rematch and same-unit repairs have work to do. Run:
+Teams: pairs a Swiss round of N teams (default 1,000; target <= 1 s) with the pure pairing module
+(a maximum-weight matching), after R earlier rounds of history (opponents, byes, sides) and with
+teams spread over units, so that the rematch and same-unit conflicts have work to do.
 
-    .venv/bin/python bench/bench_pairing.py [--teams 1000] [--rounds 9] [--units 40] [--json]
+Players: seats an individual Swiss round of P players (default 2,000) at tables of four
+(target <= 2 s), after the same R earlier rounds of history (tablemates, seats), over units.
+
+Run:
+
+    .venv/bin/python bench/bench_pairing.py [--teams 1000] [--players 2000] [--rounds 9]
+        [--units 40] [--table-size 4] [--fill byes|bots] [--json]
 """
 
 from __future__ import annotations
@@ -20,17 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.pairing import PairingTeam, swiss_pair  # noqa: E402
+from tournaments.pairing_individual import Fill, PairingPlayer, individual_swiss  # noqa: E402
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--teams", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=9, help="earlier rounds to pair first")
-    parser.add_argument("--units", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-
+def bench_teams(args: argparse.Namespace) -> dict[str, object]:
     rng = random.Random(args.seed)
     ids = list(range(1, args.teams + 1))
     unit = {t: rng.randrange(args.units) for t in ids}
@@ -60,7 +59,7 @@ def main() -> None:
             score[winner] += rng.choice((1, 3, 6))
         if draw.bye is not None:
             byes[draw.bye] += 1
-    figures = {
+    return {
         "teams": args.teams,
         "round_paired": args.rounds + 1,
         "last_round_seconds": round(timings[-1], 4),
@@ -70,11 +69,83 @@ def main() -> None:
         "last_round_same_unit_tables": same_unit,
         "target_seconds": 1.0,
     }
+
+
+def bench_players(args: argparse.Namespace) -> dict[str, object]:
+    rng = random.Random(args.seed)
+    ids = list(range(1, args.players + 1))
+    unit = {p: rng.randrange(args.units) for p in ids}
+    mates: dict[int, set[int]] = {p: set() for p in ids}
+    seats: dict[int, list[int]] = {p: [] for p in ids}
+    byes = dict.fromkeys(ids, 0)
+    score = dict.fromkeys(ids, 0)
+    timings = []
+    repeats = same_unit = 0
+    most_in_one_seat = 0
+    for _ in range(args.rounds + 1):
+        ordered = sorted(ids, key=lambda p: (-score[p], p))
+        players = [
+            PairingPlayer(
+                p,
+                unit=unit[p],
+                tablemates=frozenset(mates[p]),
+                byes=byes[p],
+                seats=tuple(seats[p]),
+            )
+            for p in ordered
+        ]
+        start = time.perf_counter()
+        draw = individual_swiss(players, table_size=args.table_size, fill=Fill(args.fill))
+        timings.append(time.perf_counter() - start)
+        repeats, same_unit = draw.repeats, draw.same_unit
+        for table in draw.tables:
+            at = table.players
+            for seat, p in enumerate(table.seats):
+                if p is not None:
+                    seats[p].append(seat)
+                    mates[p].update(q for q in at if q != p)
+            points = list(range(len(at)))
+            rng.shuffle(points)
+            for p, gained in zip(at, points, strict=True):
+                score[p] += gained
+        for p in draw.byes:
+            byes[p] += 1
+    most_in_one_seat = max(max(seats[p].count(s) for s in set(seats[p])) for p in ids if seats[p])
+    return {
+        "players": args.players,
+        "table_size": args.table_size,
+        "fill": args.fill,
+        "round_paired": args.rounds + 1,
+        "last_round_seconds": round(timings[-1], 4),
+        "median_round_seconds": round(statistics.median(timings), 4),
+        "max_round_seconds": round(max(timings), 4),
+        "last_round_repeated_tablemates": repeats,
+        "last_round_same_unit_tablemates": same_unit,
+        "most_rounds_in_one_seat": most_in_one_seat,
+        "target_seconds": 2.0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--teams", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=9, help="earlier rounds to pair first")
+    parser.add_argument("--units", type=int, default=40)
+    parser.add_argument("--table-size", type=int, default=4)
+    parser.add_argument("--fill", choices=[f.value for f in Fill], default=Fill.BYES.value)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    figures = {"swiss_teams": bench_teams(args), "swiss_players": bench_players(args)}
     if args.json:
         print(json.dumps(figures))
     else:
-        for key, value in figures.items():
-            print(f"{key:>28}: {value}")
+        for name, part in figures.items():
+            print(name)
+            for key, value in part.items():
+                print(f"{key:>32}: {value}")
 
 
 if __name__ == "__main__":
