@@ -51,8 +51,8 @@ class ProgressBar:
             self.bar.total = total
         if done != self.bar.n:
             self.bar.update(done - self.bar.n)  # drawn at most every mininterval
-        if done >= total:
-            self.bar.refresh()  # the end is always shown
+            if done >= total:
+                self.bar.refresh()  # the end is always shown, once
 
     def close(self) -> None:
         self.bar.close()
