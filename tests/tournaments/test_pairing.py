@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tournaments import pairing
 from tournaments.pairing import (
     PairingError,
     PairingTeam,
@@ -338,3 +339,31 @@ def test_swiss_is_optimal_against_brute_force_on_small_fields(teams: list[Pairin
     # tables go down the standings
     firsts = [min(place[a.id], place[b.id]) for a, b in pairs]
     assert firsts == sorted(firsts)
+
+
+@pytest.mark.parametrize(
+    ("seed", "count", "met_share", "units"),
+    # a unit of more than half the field; a forced rematch past the stretches (exact fallback)
+    [(8, 65, 0.85, 2), (22, 65, 0.6, 2), (24, 80, 0.95, 6)],
+)
+def test_fields_beyond_the_exact_size_get_the_counts_of_the_exact_matching(
+    seed: int, count: int, met_share: float, units: int
+) -> None:
+    rng = random.Random(seed)
+    met: dict[int, set[int]] = {t: set() for t in range(count)}
+    for a, b in itertools.combinations(range(count), 2):
+        if rng.random() < met_share:
+            met[a].add(b)
+            met[b].add(a)
+    teams = [
+        PairingTeam(
+            t, unit=rng.randrange(units), opponents=frozenset(met[t]), byes=rng.randrange(2)
+        )
+        for t in range(count)
+    ]
+    assert count > pairing.EXACT_MAX_TEAMS
+    draw = swiss_pair(teams)
+    fewest = min(t.byes for t in teams)
+    bye_ranks = [i for i, t in enumerate(teams) if t.byes == fewest] if count % 2 else []
+    exact, _bye = pairing._match(teams, 0, count, bye_ranks, None)
+    assert (draw.rematches, draw.same_unit) == pairing._counts(teams, exact)
