@@ -489,6 +489,8 @@ def _read(path: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path} is not JSON: {exc}") from None
+    except RecursionError:  # the decoder recurses once per level of nesting
+        raise RecordError(f"{path}: JSON nested too deeply to be a record") from None
 
 
 def _deal_json(deal: Deal) -> dict[str, Any]:

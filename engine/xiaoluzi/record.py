@@ -2,9 +2,10 @@
 
 A record is ``{"headers": {...}, "actions": [...], "result": {...}}``. The headers name the game
 (``xiaoluzi``), the rules version and options, the event/round/table labels, the deal's number,
-the four seats' names, the seed and the four hands; ``result`` is the stored result, which a
-replay must reproduce. Replaying re-checks every action and raises :class:`ReplayError` naming
-the first bad one. A match is ``{"deals": [record, ...], "left": seat or null}``.
+the four seats' names, the seed and the four hands (``hand_made: true`` when they were given rather
+than dealt by the seed); ``result`` is the stored result, which a replay must reproduce. Replaying
+re-checks the hands against the seed, every action, and raises :class:`ReplayError` naming the
+first bad one. A match is ``{"deals": [record, ...], "left": seat or null}``.
 
 >>> from engine.xiaoluzi.bots import HeuristicBot, play_deal
 >>> deal = Deal(seed=5)
@@ -26,7 +27,8 @@ from engine.errors import EngineError, IllegalActionError
 from engine.xiaoluzi.actions import DEFAULT_RULES, RULES_VERSION, Action, Rules
 from engine.xiaoluzi.deal import Deal
 from engine.xiaoluzi.match import Match
-from engine.xiaoluzi.plays import parse_hand
+from engine.xiaoluzi.plays import check_cards, parse_hand
+from engine.xiaoluzi.result import HAND_SIZE
 
 __all__ = [
     "GAME",
@@ -62,7 +64,11 @@ class ReplayError(IllegalActionError):
 
 @dataclass(frozen=True, slots=True)
 class Headers:
-    """What a deal starts from, and the labels of where it was played."""
+    """What a deal starts from, and the labels of where it was played.
+
+    ``hand_made``: the hands were given, not dealt by the seed (only such a record's hands are
+    taken as given; any other record's hands must be the ones its seed deals).
+    """
 
     seed: int | str = 0
     rules: Rules = DEFAULT_RULES
@@ -75,6 +81,7 @@ class Headers:
     match_seed: int | str | None = None
     game: str = GAME
     rules_version: str = RULES_VERSION
+    hand_made: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The headers as a JSON object."""
@@ -92,6 +99,8 @@ class Headers:
         }
         if self.hands is not None:
             data["hands"] = [format_cards(h) for h in self.hands]
+        if self.hand_made:
+            data["hand_made"] = True
         return data
 
     @classmethod
@@ -144,8 +153,17 @@ class Headers:
                 raise RecordError(f"header hands: {hands!r} is not four lists of cards")
             try:
                 parsed = tuple(tuple(parse_hand(h)) for h in hands)
+                check_cards([c for h in parsed for c in h], " / ".join(hands))
             except EngineError as exc:
                 raise RecordError(f"header hands: {exc}") from None
+            sizes = [len(h) for h in parsed]
+            if any(n != HAND_SIZE for n in sizes):
+                raise RecordError(f"header hands: every hand has {HAND_SIZE} cards, not {sizes}")
+        hand_made = data.get("hand_made", False)
+        if not isinstance(hand_made, bool):
+            raise RecordError(f"header hand_made: {hand_made!r} is not true or false")
+        if hand_made and parsed is None:
+            raise RecordError("header hand_made: a hand-made deal's record needs its hands")
         return cls(
             seed=seed,
             rules=rules,
@@ -156,6 +174,7 @@ class Headers:
             number=number,
             seats=tuple(seats),
             match_seed=match_seed,
+            hand_made=hand_made,
         )
 
 
@@ -178,18 +197,28 @@ class Record:
         if "seats" in labels:
             labels["seats"] = tuple(labels["seats"])
         headers = replace(
-            Headers(seed=deal.seed, rules=deal.rules, hands=deal.initial_hands), **labels
+            Headers(
+                seed=deal.seed, rules=deal.rules, hands=deal.initial_hands, hand_made=deal.hand_made
+            ),
+            **labels,
         )
         result = None if deal.result is None else deal.result.to_json()
         return cls(headers, tuple(deal.actions), result)
 
     def new_deal(self) -> Deal:
-        """The deal as the headers start it, before any action."""
+        """The deal as the headers start it, before any action: from the stored hands of a
+        hand-made deal, else from the seed, whose hands must be the stored ones.
+
+        Raises :class:`RecordError` when the headers start no deal and :class:`ReplayError`
+        when the stored hands are not what the seed deals.
+        """
         h = self.headers
         try:
-            return Deal(seed=h.seed, rules=h.rules, hands=h.hands)
+            deal = Deal(seed=h.seed, rules=h.rules, hands=h.hands if h.hand_made else None)
         except EngineError as exc:
             raise RecordError(f"the headers start no deal: {exc}") from None
+        _check_hands(deal, h)
+        return deal
 
     def to_json(self) -> dict[str, Any]:
         """``{"headers": ..., "actions": [...], "result": ...}``."""
@@ -234,6 +263,18 @@ class Record:
         except json.JSONDecodeError as exc:
             raise RecordError(f"not JSON: {exc}") from None
         return cls.from_json(data)
+
+
+def _check_hands(deal: Deal, headers: Headers, where: str = "") -> None:
+    """Raise :class:`ReplayError` when the record's hands are not the ones ``deal`` was dealt."""
+    if headers.hands is None:
+        return
+    for seat, (stored, dealt) in enumerate(zip(headers.hands, deal.initial_hands, strict=True)):
+        if sorted(stored) != sorted(dealt):
+            raise ReplayError(
+                f"{where}header hands: seat {seat} holds {format_cards(sorted(stored))!r} in the "
+                f"record, but seed {headers.seed!r} deals it {format_cards(dealt)!r}"
+            )
 
 
 def _apply_all(actions: Sequence[Action], apply: Callable[[Action], None], where: str = "") -> None:
@@ -295,7 +336,9 @@ def match_json(match: Match, **labels: Any) -> dict[str, Any]:
 def replay_match(records: Sequence[Record], *, left: int | None = None) -> Match:
     """Replay a match from its deal records (and a seat that left after them, if one did).
 
-    Each deal must be the one the match deals: same seed and options.
+    Each deal must be the one the match deals: numbered in order, the match's seed, the seed and
+    the options the match gives it, and the hands that seed deals (a match deals every hand, so a
+    hand-made record never chains).
     """
     if not records:
         raise RecordError("a match needs at least one deal record")
@@ -308,8 +351,16 @@ def replay_match(records: Sequence[Record], *, left: int | None = None) -> Match
         h = record.headers
         if match.over:
             raise ReplayError(f"{where}the match was over ({match.end.value if match.end else ''})")
+        if h.number != number:
+            raise ReplayError(f"{where}header deal is {h.number!r}, not {number}")
+        if h.match_seed != first.match_seed:
+            raise ReplayError(
+                f"{where}header match_seed is {h.match_seed!r}, not deal 1's {first.match_seed!r}"
+            )
+        if h.hand_made:
+            raise ReplayError(f"{where}a hand-made deal is not one the match deals from its seed")
         try:
-            deal = match.start_deal(hands=h.hands)
+            deal = match.start_deal()
         except EngineError as exc:
             raise RecordError(f"{where}the headers start no deal: {exc}") from None
         for name in ("seed", "rules"):
@@ -318,6 +369,7 @@ def replay_match(records: Sequence[Record], *, left: int | None = None) -> Match
                     f"{where}header {name} is {getattr(h, name)!r} but the match deals "
                     f"{getattr(deal, name)!r}"
                 )
+        _check_hands(deal, h, where)
         _apply_all(record.actions, match.apply, where)
         _check_result(deal, record.result, where)
     if left is not None:
