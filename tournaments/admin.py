@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from games.admin import PlayerAdmin
 from games.models import Player
+from tournaments.admin_forms import EventForm, event_form_for
 from tournaments.i18n import join_list
 from tournaments.models import (
     Event,
@@ -280,6 +281,14 @@ class EventAdmin(EventScopedAdmin):
     search_fields = ["name", "meet__name"]
     filter_horizontal = ["organizers"]
     inlines = [RegistrationInline, TeamInline, RoundInline]
+    form = EventForm
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        # Tie-breaks in order and the game's rule options as typed fields, not raw JSON.
+        kwargs["form"] = event_form_for(obj.game if obj is not None else None)
+        return super().get_form(request, obj, change, **kwargs)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if _is_superuser(request):

@@ -203,9 +203,10 @@ def test_naming_an_organizer_in_the_admin_gives_them_the_role(world: dict[str, A
         "game": event.game,
         "base_score": event.base_score,
         "deals_per_match": event.deals_per_match,
-        "rule_options": "{}",
+        "option_lead_to_teammate": "on",
+        "option_system_play_limit": "4",
         "pairing_format": event.pairing_format,
-        "tie_break_order": '["levels_gained"]',
+        "tie_break_1": "levels_gained",
         "status": event.status,
         "bye_points": 3,
         "table_mode": "offline",
@@ -224,6 +225,7 @@ def test_naming_an_organizer_in_the_admin_gives_them_the_role(world: dict[str, A
     assert newcomer.is_staff and newcomer.has_perm("tournaments.change_team")
     event.refresh_from_db()
     assert event.tie_break_order == ["levels_gained"]
+    assert event.rule_options == {"lead_to_teammate": True, "system_play_limit": 4}
     assert client_for(newcomer).get(change_url(world["theirs"]["team"])).status_code == 200
 
 
@@ -234,16 +236,41 @@ def test_admin_refuses_a_bad_tie_break_order_with_a_message(world: dict[str, Any
         "game": event.game,
         "base_score": 1,
         "deals_per_match": 3,
-        "rule_options": "{}",
+        "option_system_play_limit": "5",
         "pairing_format": event.pairing_format,
-        "tie_break_order": '["coin_toss"]',
+        "tie_break_1": "coin_toss",
         "status": event.status,
     }
     for prefix in ("registrations", "teams", "rounds"):
         form |= {f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"}
-    response = client_for(world["mine"]["organizer"]).post(change_url(event), form)
+    client = client_for(world["mine"]["organizer"])
+    response = client.post(change_url(event), form)
     assert response.status_code == 200
-    assert "tie_break_order" in response.context["adminform"].form.errors
+    assert "tie_break_1" in response.context["adminform"].form.errors
+    # The same tie-break twice, or a rule option out of range, is refused too.
+    twice = form | {"tie_break_1": "head_to_head", "tie_break_2": "head_to_head"}
+    response = client.post(change_url(event), twice)
+    assert response.status_code == 200
+    assert "tie_break_1" in response.context["adminform"].form.errors
+    negative = form | {"tie_break_1": "head_to_head", "option_system_play_limit": "-1"}
+    response = client.post(change_url(event), negative)
+    assert "option_system_play_limit" in response.context["adminform"].form.errors
+    event.refresh_from_db()
+    assert event.tie_break_order == Event().tie_break_order
+
+
+def test_the_event_form_offers_tie_breaks_and_rule_options_as_widgets(
+    world: dict[str, Any],
+) -> None:
+    # Issue 15: no raw JSON to type for tie-breaks and options.
+    event = world["mine"]["event"]
+    page = client_for(world["mine"]["organizer"]).get(change_url(event)).content.decode()
+    assert 'name="tie_break_order"' not in page and 'name="rule_options"' not in page
+    assert '<select name="tie_break_1"' in page
+    assert '<option value="head_to_head" selected>' in page  # the event's first tie-break
+    assert 'type="checkbox" name="option_lead_to_teammate"' in page
+    assert 'type="number" name="option_system_play_limit"' in page
+    assert "出完接风给队友" in page  # the option's Chinese label
 
 
 @pytest.mark.parametrize("object_id", ["abc", "999999", "-1"])
