@@ -41,7 +41,8 @@ STRETCH_FACTOR = 8
 #: A stretch of the standings up to this size gets a matching over all its pairs; a longer one
 #: over the pairs of near neighbours and of each team's nearest good partners.
 COMPLETE_SEGMENT_MAX = 16
-#: How many near neighbours (and nearest good partners) each team gets in a long stretch.
+#: How many near neighbours (and nearest good partners) each team gets in a long stretch, at the
+#: first stage; each later stage adds as many again.
 NEIGHBOURS = 4
 
 
@@ -121,7 +122,8 @@ def swiss_pair(teams: Sequence[PairingTeam]) -> Draw:
     pair (exact in all four criteria); larger ones keep neighbours together and re-match the
     stretches around each conflict, and when the counts are not proved least (none, or the
     least a unit larger than half the field forces) widen the stretches, up to a matching over
-    every pair. Raises PairingError for fewer than two teams or a team listed twice.
+    every pair; there the bye's place and the closeness are the best within each re-matched
+    stretch. Raises PairingError for fewer than two teams or a team listed twice.
     """
     if len({t.id for t in teams}) != len(teams):
         raise PairingError(gettext_noop("A team is listed twice."))
