@@ -9,11 +9,12 @@ file, config/broker.py) under var/.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
 
-from config.env import BASE_DIR, DEV_SECRET_KEY, VAR_DIR, Env
+from config.env import BASE_DIR, DEV_SECRET_KEY, VAR_DIR, Env, parse_int
 
 ENV = Env.from_environ()
 
@@ -38,6 +39,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "accounts",
+    "axes",  # password login throttling (config/auth.py)
 ]
 
 MIDDLEWARE = [
@@ -50,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -88,6 +91,32 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:me"
 LOGOUT_REDIRECT_URL = "tournaments:home"
+AUTHENTICATION_BACKENDS = [
+    "config.auth.LoginThrottleBackend",  # first: refuses a locked-out account or address
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Password logins (/accounts/login/, /admin/login/) are throttled by django-axes, in the database
+# (SQLite or PostgreSQL, shared by every process): after AXES_FAILURE_LIMIT wrong passwords for
+# one account (from anywhere) or from one address (for any account), that account or address is
+# refused, right password or not, for AXES_COOLOFF_TIME after its last failure. Failures during a
+# lockout do not extend it, and a success resets nothing (else logging in to an account of one's
+# own from the same address would wipe the count of a guessed one).
+AXES_FAILURE_LIMIT = 10
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_ON_SUCCESS = False
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
+# The address is REMOTE_ADDR, which a client cannot forge; behind TRUSTED_PROXY_COUNT reverse
+# proxies it is read from X-Forwarded-For, as many hops from the right.
+_TRUSTED_PROXY_COUNT = parse_int(
+    "TRUSTED_PROXY_COUNT", os.environ.get("TRUSTED_PROXY_COUNT", "0"), minimum=0
+)
+if _TRUSTED_PROXY_COUNT:
+    AXES_IPWARE_PROXY_COUNT = _TRUSTED_PROXY_COUNT
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 
 # --- Internationalisation: Simplified Chinese first, English switchable ---------------------------
 LANGUAGE_CODE = "zh-hans"
@@ -261,7 +290,11 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": ENV.log_level},
-    "loggers": {"django": {"handlers": ["console"], "level": ENV.log_level, "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": ENV.log_level, "propagate": False},
+        # Lockouts are warnings; axes' start-up banner and per-attempt lines are not worth a line.
+        "axes": {"level": "WARNING"},
+    },
 }
 
 LUZI_SITE_NAME = _("Luzi")
