@@ -16,7 +16,7 @@ from collections import OrderedDict
 from engine.errors import EngineError
 from engine.game import Game, GameAction, GameOptions, MatchState
 from engine.registry import get_game
-from games.models import Action, Deal, Match
+from games.models import Action, Deal, Match, Table
 
 __all__ = ["Token", "engine_match", "forget", "game_of", "remember", "rules_of", "token_of"]
 
@@ -31,9 +31,10 @@ class StateError(RuntimeError):
     """The stored actions do not replay: the database was changed behind the services' back."""
 
 
-def game_of(match: Match) -> Game:
-    """The game ``match`` is played at, from the registry (大怪路子 when it names none)."""
-    return get_game(getattr(match, "game", None) or None)
+def game_of(row: Match | Table) -> Game:
+    """The game a match or table is played at, from the registry (大怪路子 when it names
+    none)."""
+    return get_game(getattr(row, "game", None) or None)
 
 
 def rules_of(match: Match) -> GameOptions:

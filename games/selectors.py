@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from engine.game import MatchState
 from games import engine_state, presence
-from games.models import SEAT_COUNT, Deal, Match, Table, TableSeat, level_label, side_of_seat
+from games.models import SEAT_COUNT, Deal, Match, Table, TableSeat, level_label
 
 
 def table_seats(*, table: Table) -> QuerySet[TableSeat]:
@@ -259,10 +259,11 @@ def _add_presence(state: dict[str, Any]) -> None:
 def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
     """Build the table's state from its rows and the match's engine state."""
     seats = _seat_rows(table, match)
+    game = engine_state.game_of(match if match is not None else table)
     state: dict[str, Any] = {
         "table": {"id": table.pk, "name": table.name, "mode": table.mode, "status": table.status},
         "seats": [
-            {"seat": s, "side": side_of_seat(s).value, "player": name, "is_bot": bot, "cards": None}
+            {"seat": s, "side": game.side_of(s), "player": name, "is_bot": bot, "cards": None}
             for s, name, bot, _user in seats
         ],
         "match": None,
