@@ -512,7 +512,7 @@ def _replay(args: argparse.Namespace) -> int:
             left = None if isinstance(data, list) else data.get("left")
             if not isinstance(items, list):
                 raise RecordError("a match record's deals must be a list")
-            if left is not None and (isinstance(left, bool) or left not in SEATS):
+            if left is not None and (type(left) is not int or left not in SEATS):
                 raise RecordError(f"left must be a seat 0-3, not {left!r}")
             records = [Record.from_json(item) for item in items]
             match = replay_match(records, left=left)

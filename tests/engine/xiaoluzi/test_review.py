@@ -176,3 +176,23 @@ def test_records_a_header_hands_that_is_not_the_pack_is_malformed_not_a_tracebac
     data["headers"]["hands"] = [format_cards(seven)] * 4
     with pytest.raises(RecordError):
         Record.from_json(data)
+
+
+def test_records_a_match_records_left_is_a_seat_0_3_not_a_float(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    match = Match(seed=3)
+    deal, bots = match.start_deal(), make_bots(["random"] * 4, seed=3)
+    while deal.turn is not None:
+        match.apply(bots[deal.turn].act(deal, deal.turn))
+    assert not match.over
+    data = match_json(match)
+    data["left"] = 1.0
+    path = tmp_path / "left.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = _run(capsys, "replay", str(path))
+    assert code == 2 and out == "" and "left" in err
+    data["left"] = 1
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = _run(capsys, "replay", str(path))
+    assert code == 0 and json.loads(out)["match"]["end"] == "left"
