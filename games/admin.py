@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Action, Deal, LevelStep, Match, Player, Table, TableSeat
+from games.models import Action, Deal, FigureStep, Match, Player, Table, TableSeat
 
 
 @admin.register(Player)
@@ -22,16 +22,15 @@ class PlayerAdmin(admin.ModelAdmin):
 class TableSeatInline(admin.TabularInline):
     model = TableSeat
     extra = 0
-    max_num = 6
-    fields = ["seat", "player", "side"]
-    readonly_fields = ["side"]
+    max_num = 8  # MAX_SEATS; a table takes as many as its game has
+    fields = ["seat", "player"]
     autocomplete_fields = ["player"]
 
 
 class MatchInline(admin.TabularInline):
     model = Match
     extra = 0
-    fields = ["status", "current_deal", "deals_per_match", "points_a", "points_b", "winner_side"]
+    fields = ["status", "current_deal", "deals_per_match", "points", "side_points", "winner"]
     readonly_fields = fields
     show_change_link = True
     can_delete = False
@@ -42,8 +41,8 @@ class MatchInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["name", "mode", "status", "created_at"]
-    list_filter = ["mode", "status"]
+    list_display = ["name", "game", "mode", "status", "created_at"]
+    list_filter = ["game", "mode", "status"]
     search_fields = ["name", "seats__player__name"]
     inlines = [TableSeatInline, MatchInline]
 
@@ -51,7 +50,7 @@ class TableAdmin(admin.ModelAdmin):
 class DealInline(admin.TabularInline):
     model = Deal
     extra = 0
-    fields = ["number", "status", "dealer_seat", "level_rank", "points_a", "points_b"]
+    fields = ["number", "status", "dealer_seat", "level_rank", "points", "side_points"]
     readonly_fields = fields
     show_change_link = True
     can_delete = False
@@ -60,10 +59,10 @@ class DealInline(admin.TabularInline):
         return False
 
 
-class LevelStepInline(admin.TabularInline):
-    model = LevelStep
+class FigureStepInline(admin.TabularInline):
+    model = FigureStep
     extra = 0
-    fields = ["deal_number", "level_a", "level_b"]
+    fields = ["deal_number", "figures"]
     readonly_fields = fields
     can_delete = False
 
@@ -74,13 +73,13 @@ class LevelStepInline(admin.TabularInline):
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = [
-        "id", "table", "status", "current_deal", "deals_per_match", "points_a", "points_b",
-        "winner_side", "end_reason",
+        "id", "table", "status", "current_deal", "deals_per_match", "points", "side_points",
+        "winner", "end_reason",
     ]  # fmt: skip
-    list_filter = ["status", "end_reason", "winner_side"]
+    list_filter = ["status", "end_reason"]
     search_fields = ["table__name"]
     raw_id_fields = ["table"]
-    inlines = [DealInline, LevelStepInline]
+    inlines = [DealInline, FigureStepInline]
 
 
 class ActionInline(admin.TabularInline):
@@ -101,7 +100,7 @@ class ActionInline(admin.TabularInline):
 
 @admin.register(Deal)
 class DealAdmin(admin.ModelAdmin):
-    list_display = ["id", "match", "number", "status", "dealer_seat", "level_rank", "points_a"]
+    list_display = ["id", "match", "number", "status", "dealer_seat", "level_rank", "points"]
     list_filter = ["status"]
     search_fields = ["match__table__name"]
     raw_id_fields = ["match"]

@@ -15,7 +15,7 @@ from typing import Any
 from engine.errors import EngineError
 from engine.game import Game
 from games import engine_state
-from games.models import Deal, LevelStep, Match, Table, level_label
+from games.models import Deal, FigureStep, Match, Table
 
 __all__ = ["Problem", "Audit", "matches_audit"]
 
@@ -68,7 +68,7 @@ def matches_audit(matches: Iterable[Match]) -> Audit:
 def _online(match: Match, deals: list[Deal]) -> list[Problem]:
     problems: list[Problem] = []
     game = engine_state.game_of(match)
-    steps = {s.deal_number: s for s in LevelStep.objects.filter(match=match)}
+    steps = {s.deal_number: s.figures for s in FigureStep.objects.filter(match=match)}
     records: list[dict[str, Any]] = []
     for deal in deals:
         here = [Problem(match.pk, deal.number, m) for m in _deal(game, deal, steps, records)]
@@ -83,18 +83,19 @@ def _online(match: Match, deals: list[Deal]) -> list[Problem]:
     except EngineError as exc:
         return [Problem(match.pk, None, f"the deals do not chain: {exc}")]
     if replayed is not None:
-        if list(replayed.points) != match.seat_points:
+        if list(replayed.points) != list(match.points):
             problems.append(
                 Problem(
                     match.pk,
                     None,
-                    f"points {match.seat_points} stored, {list(replayed.points)} replayed",
+                    f"points {match.points} stored, {list(replayed.points)} replayed",
                 )
             )
-        level = replayed.figures().get("level")
-        levels = None if level is None else (level["A"], level["B"])
-        if levels is not None and levels != (match.level_a, match.level_b):
-            problems.append(Problem(match.pk, None, f"levels {levels} replayed"))
+        figures = replayed.figures()
+        if figures != (match.figures or {}):
+            problems.append(
+                Problem(match.pk, None, f"figures {match.figures} stored, {figures} replayed")
+            )
     if match.current_deal > len(finished):  # a deal being played: its log must replay
         try:
             engine_state.forget(match.pk)
@@ -105,7 +106,7 @@ def _online(match: Match, deals: list[Deal]) -> list[Problem]:
 
 
 def _deal(
-    game: Game, deal: Deal, steps: dict[int, LevelStep], records: list[dict[str, Any]]
+    game: Game, deal: Deal, steps: dict[int, dict[str, Any]], records: list[dict[str, Any]]
 ) -> list[str]:
     rows = sorted(deal.actions.all(), key=lambda a: a.seq)
     logged = [engine_state.to_engine(a, game).to_json() for a in rows]
@@ -134,18 +135,12 @@ def _deal(
         problems.append("the stored result differs from the replay")
     if list(replayed["finish"]) != deal.finishing_order:
         problems.append(f"finishing order {deal.finishing_order}, replayed {replayed['finish']}")
-    if list(points) != deal.seat_points:
-        problems.append(f"points {deal.seat_points}, replayed {list(points)}")
+    if list(points) != list(deal.points):
+        problems.append(f"points {deal.points}, replayed {list(points)}")
+    figures = replayed["figures"] or {}
     step = steps.get(deal.number)
-    level = (replayed["figures"] or {}).get("level")
-    if level is not None and (
-        step is None or (step.level_a, step.level_b) != (level["A"], level["B"])
-    ):
-        stored = (
-            None if step is None else f"{level_label(step.level_a)},{level_label(step.level_b)}"
-        )
-        replayed_levels = f"{level_label(level['A'])},{level_label(level['B'])}"
-        problems.append(f"level step {stored}, replayed {replayed_levels}")
+    if figures and step != figures:
+        problems.append(f"figures after the deal {step}, replayed {figures}")
     return problems
 
 
@@ -172,6 +167,6 @@ def _offline(match: Match, deals: list[Deal]) -> list[Problem]:
     for deal, scored_deal in zip(deals, scored.deals, strict=False):
         if scored_deal.result != deal.result:
             problems.append(Problem(match.pk, deal.number, "the stored result differs"))
-    if list(scored.points) != match.seat_points:
-        problems.append(Problem(match.pk, None, f"points {match.seat_points} stored"))
+    if list(scored.points) != list(match.points):
+        problems.append(Problem(match.pk, None, f"points {match.points} stored"))
     return problems

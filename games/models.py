@@ -1,10 +1,11 @@
-"""The card room's data: players, tables of six seats, matches, deals, the action log, the level
-ladder.
+"""The card room's data: players, tables of any registered game, matches, deals, the action log,
+and each match's figures after every deal (大怪路子's level ladder).
 
-Seats are numbered 0..5 in play order; side A holds seats 0, 2, 4 and side B seats 1, 3, 5. Level
-ranks are the integers 2..14 (11 = J, 12 = Q, 13 = K, 14 = A). No rule of the game is decided here:
-engine/ decides, and games/services.py stores what it decided. Integrity lives in the database
-(constraints), not only in Python.
+A table names its game (engine.registry) and its seat count; seats are numbered 0..n-1 in play
+order. Points are stored per seat (a JSON list) and per side (a JSON object, for games with fixed
+sides); a game's own figures (levels, rating, silver...) are JSON objects keyed as the game's
+``figure_specs`` say. No rule of the game is decided here: engine/ decides, and games/services.py
+stores what it decided. Integrity lives in the database (constraints) where it can.
 """
 
 from __future__ import annotations
@@ -13,78 +14,17 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-SEATS = range(6)
-SEAT_COUNT = 6
-LEVEL_MIN = 2
-LEVEL_MAX = 14  # A
-LEVEL_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
-
-
-def level_label(rank: int) -> str:
-    """Return the display name of a level rank: 2..10, J, Q, K, A.
-
-    >>> level_label(14), level_label(10)
-    ('A', '10')
-    """
-    return LEVEL_LABELS.get(rank, str(rank))
-
-
-class Side(models.TextChoices):
-    A = "A", _("Side A (seats 0, 2, 4)")
-    B = "B", _("Side B (seats 1, 3, 5)")
-
-
-def side_of_seat(seat: int) -> Side:
-    """Return the side of ``seat``: A for even seats, B for odd ones."""
-    return Side.A if seat % 2 == 0 else Side.B
+#: The most seats a table may have (the games have 4 or 6); each table knows its own count.
+MAX_SEATS = 8
 
 
 def _seat_check(field: str, name: str) -> models.CheckConstraint:
     return models.CheckConstraint(
-        condition=Q(**{f"{field}__gte": 0, f"{field}__lte": 5}), name=name
+        condition=Q(**{f"{field}__gte": 0, f"{field}__lt": MAX_SEATS}), name=name
     )
-
-
-def _level_check(field: str, name: str) -> models.CheckConstraint:
-    return models.CheckConstraint(
-        condition=Q(**{f"{field}__gte": LEVEL_MIN, f"{field}__lte": LEVEL_MAX}), name=name
-    )
-
-
-class SeatPoints(models.Model):
-    """Points per seat (0..5) and per side; each side's total is checked against its seats' sum."""
-
-    points_0 = models.IntegerField(_("points seat 0"), default=0)
-    points_1 = models.IntegerField(_("points seat 1"), default=0)
-    points_2 = models.IntegerField(_("points seat 2"), default=0)
-    points_3 = models.IntegerField(_("points seat 3"), default=0)
-    points_4 = models.IntegerField(_("points seat 4"), default=0)
-    points_5 = models.IntegerField(_("points seat 5"), default=0)
-    points_a = models.IntegerField(_("points side A"), default=0)
-    points_b = models.IntegerField(_("points side B"), default=0)
-
-    class Meta:
-        abstract = True
-
-    @property
-    def seat_points(self) -> list[int]:
-        return [getattr(self, f"points_{seat}") for seat in SEATS]
-
-    @staticmethod
-    def side_sum_constraints(prefix: str) -> list[models.CheckConstraint]:
-        return [
-            models.CheckConstraint(
-                condition=Q(points_a=F("points_0") + F("points_2") + F("points_4")),
-                name=f"{prefix}_points_a_is_sum_of_even_seats",
-            ),
-            models.CheckConstraint(
-                condition=Q(points_b=F("points_1") + F("points_3") + F("points_5")),
-                name=f"{prefix}_points_b_is_sum_of_odd_seats",
-            ),
-        ]
 
 
 class Player(models.Model):
@@ -137,13 +77,17 @@ class TableStatus(models.TextChoices):
 
 
 class Table(models.Model):
-    """Six seats in play order where matches are played, online (in Luzi) or offline (real
-    cards)."""
+    """Seats in play order where matches of one game are played, online (in Luzi) or offline
+    (real cards)."""
 
     Mode = TableMode
     Status = TableStatus
 
     name = models.CharField(_("name"), max_length=100)
+    game = models.CharField(
+        _("game"), max_length=32, default="daguai", help_text=_("The game's key in the registry.")
+    )
+    seat_count = models.PositiveSmallIntegerField(_("seats"), default=6)
     mode = models.CharField(_("mode"), max_length=10, choices=Mode.choices, default=Mode.ONLINE)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
@@ -162,6 +106,11 @@ class Table(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in TableStatus]), name="table_status_valid"
             ),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2, seat_count__lte=MAX_SEATS),
+                name="table_seat_count_2_to_8",
+            ),
+            models.CheckConstraint(condition=~Q(game=""), name="table_game_not_empty"),
         ]
 
     def __str__(self) -> str:
@@ -169,7 +118,7 @@ class Table(models.Model):
 
 
 class TableSeat(models.Model):
-    """One player in one seat (0..5) of a table; the side follows from the seat's parity."""
+    """One player in one seat of a table (0 .. the table's seat count - 1, in play order)."""
 
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
@@ -178,22 +127,13 @@ class TableSeat(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="seats"
     )
-    side = models.GeneratedField(
-        expression=Case(
-            When(Q(seat__in=[0, 2, 4]), then=Value("A")),
-            default=Value("B"),
-        ),
-        output_field=models.CharField(max_length=1, choices=Side.choices),
-        db_persist=True,
-        verbose_name=_("side"),
-    )
 
     class Meta:
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         ordering = ["table", "seat"]
         constraints = [
-            _seat_check("seat", "tableseat_seat_0_to_5"),
+            _seat_check("seat", "tableseat_seat_in_range"),
             models.UniqueConstraint(fields=["table", "seat"], name="tableseat_one_player_per_seat"),
             models.UniqueConstraint(
                 fields=["table", "player"], name="tableseat_one_seat_per_player"
@@ -219,10 +159,9 @@ class MatchEndReason(models.TextChoices):
     RESULT_ENTERED = "result_entered", _("result entered by a referee")
 
 
-class Match(SeatPoints):
-    """The deals played at a table under one set of rule options, until its deals are played, A is
-    passed,
-    or someone escapes."""
+class Match(models.Model):
+    """The deals played at a table under one set of rule options, until its deals are played (or
+    the game ends it early: 大怪路子's 过A), or someone escapes or leaves."""
 
     Status = MatchStatus
     EndReason = MatchEndReason
@@ -230,6 +169,8 @@ class Match(SeatPoints):
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="matches"
     )
+    #: the table's game when the match began (a match never changes game)
+    game = models.CharField(_("game"), max_length=32, default="daguai")
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
     deals_per_match = models.PositiveSmallIntegerField(_("deals per match"), default=3)
     base_score = models.PositiveIntegerField(_("base score (底分)"), default=1)
@@ -238,9 +179,14 @@ class Match(SeatPoints):
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
     current_deal = models.PositiveSmallIntegerField(_("current deal"), default=0)
-    level_a = models.PositiveSmallIntegerField(_("level of side A"), default=LEVEL_MIN)
-    level_b = models.PositiveSmallIntegerField(_("level of side B"), default=LEVEL_MIN)
-    winner_side = models.CharField(_("winner"), max_length=1, choices=Side.choices, blank=True)
+    points = models.JSONField(_("points per seat"), default=list, blank=True)
+    side_points = models.JSONField(_("points per side"), default=dict, blank=True)
+    figures = models.JSONField(
+        _("figures"), default=dict, blank=True, help_text=_("The game's own figures now.")
+    )
+    winner = models.CharField(
+        _("winner"), max_length=16, blank=True, help_text=_("The side (or seat) that won.")
+    )
     autoplay = models.BooleanField(
         _("autoplay"),
         default=False,
@@ -272,18 +218,13 @@ class Match(SeatPoints):
             models.CheckConstraint(
                 condition=Q(turn_seconds__gte=1), name="match_turn_seconds_min_1"
             ),
-            _seat_check("left_seat", "match_left_seat_0_to_5"),
+            _seat_check("left_seat", "match_left_seat_in_range"),
             models.CheckConstraint(
                 condition=Q(current_deal__lte=F("deals_per_match")),
                 name="match_current_deal_within_deals",
             ),
-            _level_check("level_a", "match_level_a_2_to_14"),
-            _level_check("level_b", "match_level_b_2_to_14"),
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in MatchStatus]), name="match_status_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(winner_side__in=["", "A", "B"]), name="match_winner_side_valid"
             ),
             models.CheckConstraint(
                 condition=~Q(status="finished") | ~Q(end_reason=""),
@@ -294,7 +235,6 @@ class Match(SeatPoints):
                 condition=Q(status__in=["pending", "playing"]),
                 name="match_one_unfinished_per_table",
             ),
-            *SeatPoints.side_sum_constraints("match"),
         ]
 
     def __str__(self) -> str:
@@ -308,7 +248,7 @@ class DealStatus(models.TextChoices):
     ABORTED = "aborted", _("aborted")
 
 
-class Deal(SeatPoints):
+class Deal(models.Model):
     """One deal of a match: dealer, level rank, seed, tribute, finishing order, result, points, the
     record."""
 
@@ -319,7 +259,9 @@ class Deal(SeatPoints):
     )
     number = models.PositiveSmallIntegerField(_("number"))
     dealer_seat = models.PositiveSmallIntegerField(_("dealer seat (庄家)"))
-    level_rank = models.PositiveSmallIntegerField(_("level rank (级牌)"))
+    level_rank = models.PositiveSmallIntegerField(
+        _("level rank (级牌)"), null=True, blank=True, help_text=_("For games with levels.")
+    )
     seed = models.BigIntegerField(_("seed"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
@@ -327,6 +269,8 @@ class Deal(SeatPoints):
     tribute = models.JSONField(_("tribute (进贡/还贡)"), default=dict, blank=True)
     finishing_order = models.JSONField(_("finishing order"), default=list, blank=True)
     result = models.JSONField(_("result"), default=dict, blank=True)
+    points = models.JSONField(_("points per seat"), default=list, blank=True)
+    side_points = models.JSONField(_("points per side"), default=dict, blank=True)
     record = models.TextField(
         _("record"), blank=True, help_text=_("The engine's full record of the deal.")
     )
@@ -346,12 +290,10 @@ class Deal(SeatPoints):
                 fields=["match", "number"], name="deal_number_unique_per_match"
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_min_1"),
-            _seat_check("dealer_seat", "deal_dealer_seat_0_to_5"),
-            _level_check("level_rank", "deal_level_rank_2_to_14"),
+            _seat_check("dealer_seat", "deal_dealer_seat_in_range"),
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in DealStatus]), name="deal_status_valid"
             ),
-            *SeatPoints.side_sum_constraints("deal"),
         ]
 
     def __str__(self) -> str:
@@ -382,7 +324,9 @@ class Action(models.Model):
     )
     seq = models.PositiveIntegerField(_("sequence number"))
     seat = models.PositiveSmallIntegerField(_("seat"))
-    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    #: the game's action kind (大怪路子: play, pass, tribute, return, timeout, escape; others bid,
+    #: declare, ...): the engine checks it, the database only that it is there
+    kind = models.CharField(_("kind"), max_length=16)
     cards = models.CharField(_("cards"), max_length=200, blank=True)
     system = models.BooleanField(
         _("system"), default=False, help_text=_("Played by the system for a seat out of time.")
@@ -398,10 +342,8 @@ class Action(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["deal", "seq"], name="action_seq_unique_per_deal"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="action_seq_min_1"),
-            _seat_check("seat", "action_seat_0_to_5"),
-            models.CheckConstraint(
-                condition=Q(kind__in=[k.value for k in ActionKind]), name="action_kind_valid"
-            ),
+            _seat_check("seat", "action_seat_in_range"),
+            models.CheckConstraint(condition=~Q(kind=""), name="action_kind_not_empty"),
         ]
 
     def __str__(self) -> str:
@@ -413,26 +355,25 @@ class Action(models.Model):
         super().save(*args, **kwargs)
 
 
-class LevelStep(models.Model):
-    """Each side's level after a deal (deal 0: the start of the match), so the ladder can be
-    drawn."""
+class FigureStep(models.Model):
+    """The match's figures after a deal (deal 0: the start of the match), as the game names them
+    (大怪路子: ``{"level": {"A": 2, "B": 5}}``), so a ladder can be drawn."""
 
     match = models.ForeignKey(
-        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="level_steps"
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="figure_steps"
     )
     deal_number = models.PositiveSmallIntegerField(_("after deal"))
-    level_a = models.PositiveSmallIntegerField(_("level of side A"))
-    level_b = models.PositiveSmallIntegerField(_("level of side B"))
+    figures = models.JSONField(_("figures"), default=dict)
 
     class Meta:
-        verbose_name = _("level step")
-        verbose_name_plural = _("level ladder")
+        verbose_name = _("figures after a deal")
+        verbose_name_plural = _("figures after each deal")
         ordering = ["match", "deal_number"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "deal_number"], name="levelstep_one_per_deal"),
-            _level_check("level_a", "levelstep_level_a_2_to_14"),
-            _level_check("level_b", "levelstep_level_b_2_to_14"),
+            models.UniqueConstraint(
+                fields=["match", "deal_number"], name="figurestep_one_per_deal"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{level_label(self.level_a)} : {level_label(self.level_b)}"
+        return f"{self.match_id} · {self.deal_number}"

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from engine.game import MatchState
 from games import engine_state, presence
-from games.models import SEAT_COUNT, Deal, Match, Table, TableSeat, level_label
+from games.models import Deal, Match, Table, TableSeat
 
 
 def table_seats(*, table: Table) -> QuerySet[TableSeat]:
@@ -95,7 +95,7 @@ def table_state_of(
     return None if table is None else _state(table, None, seat)
 
 
-_TABLE_FIELDS = ("id", "name", "mode", "status")
+_TABLE_FIELDS = ("id", "name", "game", "seat_count", "mode", "status")
 _VERSION_SQL: str | None = None
 
 
@@ -198,7 +198,7 @@ def _key(table: Table, match: Any) -> tuple[object, ...]:
 
 
 def _state(table: Table, match: Match | None, seat: int | None) -> dict[str, Any]:
-    if seat is not None and seat not in range(SEAT_COUNT):
+    if seat is not None and seat not in range(table.seat_count):
         seat = None
     if match is None:  # no match yet: seats may still change, nothing is cached
         return _assemble(_build(table, None, set()), seat)
@@ -342,38 +342,54 @@ def _people_seats(table: Table, match: Match) -> set[int]:
 
 
 def _match_summary(match: Match, engine: MatchState | None) -> dict[str, Any]:
-    ladder = _ladder(match)
+    game = engine_state.game_of(match)
+    specs = {spec.key: spec for spec in game.figure_specs}
+
+    def labelled(figures: dict[str, Any]) -> dict[str, dict[str, str]]:
+        return {
+            key: {
+                holder: specs[key].label(v) if key in specs else str(v) for holder, v in by.items()
+            }
+            for key, by in figures.items()
+        }
+
+    steps = _ladder(match)
+    levels = labelled(match.figures or {}).get("level", {})
     return {
         "id": match.pk,
+        "game": match.game,
         "status": match.status,
         "deals_per_match": match.deals_per_match,
         "base_score": match.base_score,
         "deal_number": match.current_deal,
-        "levels": {"A": level_label(match.level_a), "B": level_label(match.level_b)},
-        "ladder": [{"deal": n, "A": level_label(a), "B": level_label(b)} for n, a, b in ladder],
-        "points": match.seat_points,
-        "team_points": {"A": match.points_a, "B": match.points_b},
+        "levels": levels,
+        "figures": labelled(match.figures or {}),
+        "ladder": [
+            {"deal": n, **labelled(figures).get("level", {})}
+            for n, figures in steps
+            if "level" in figures
+        ],
+        "points": list(match.points),
+        "team_points": dict(match.side_points),
         "end_reason": match.end_reason or None,
-        "winner": match.winner_side or None,
+        "winner": match.winner or None,
         "results": [] if engine is None else engine.results(),
         "turn_seconds": match.turn_seconds,
     }
 
 
-_ladder_cache: OrderedDict[tuple[object, ...], list[tuple[int, int, int]]] = OrderedDict()
+_ladder_cache: OrderedDict[tuple[object, ...], list[tuple[int, dict[str, Any]]]] = OrderedDict()
 
 
-def _ladder(match: Match) -> list[tuple[int, int, int]]:
-    """The match's level steps (deal number, level A, level B); read again only when the match row
-    was saved (a step is written with the match)."""
+def _ladder(match: Match) -> list[tuple[int, dict[str, Any]]]:
+    """The match's figures after each deal (deal number, figures); read again only when the match
+    row was saved (a step is written with the match)."""
     key = (match.pk, match.seed, match.created_at, match.updated_at, match.current_deal)
     with _cache_lock:
         steps = _ladder_cache.get(key)
     if steps is None:
         steps = list(
-            match.level_steps.order_by("deal_number").values_list(
-                "deal_number", "level_a", "level_b"
-            )
+            match.figure_steps.order_by("deal_number").values_list("deal_number", "figures")
         )
         with _cache_lock:
             _ladder_cache[key] = steps

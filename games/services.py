@@ -21,9 +21,10 @@ from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
 from engine.errors import EngineError
-from engine.game import GameAction, MatchState
+from engine.game import Game, GameAction, MatchState
+from engine.registry import DEFAULT_GAME, get_game
 from games import engine_state, events, presence, selectors
-from games.models import SEAT_COUNT, Action, Deal, LevelStep, Match, Player, Table, TableSeat
+from games.models import Action, Deal, FigureStep, Match, Player, Table, TableSeat
 
 
 @transaction.atomic
@@ -52,18 +53,28 @@ def player_create(
 
 @transaction.atomic
 def table_create(
-    *, name: str, players: Sequence[Player], mode: Table.Mode = Table.Mode.ONLINE
+    *,
+    name: str,
+    players: Sequence[Player],
+    mode: Table.Mode = Table.Mode.ONLINE,
+    game: str = DEFAULT_GAME,
 ) -> Table:
-    """Create a table with ``players`` in seats 0..5 (play order; side A = seats 0, 2, 4) and return
-    it.
+    """Create a table of ``game`` with ``players`` in seats 0, 1, ... (play order) and return it.
 
-    Raises ApplicationError unless exactly six distinct players are given.
+    Raises ApplicationError for an unknown game, or unless the game's seat count of distinct
+    players is given.
     """
-    if len(players) != SEAT_COUNT:
-        raise ApplicationError(f"A table needs exactly {SEAT_COUNT} players, got {len(players)}.")
-    if len({p.pk for p in players}) != SEAT_COUNT:
+    try:
+        seat_count = get_game(game).seat_count
+    except EngineError as exc:
+        raise ApplicationError(str(exc)) from None
+    if len(players) != seat_count:
+        raise ApplicationError(
+            f"A table of this game needs exactly {seat_count} players, got {len(players)}."
+        )
+    if len({p.pk for p in players}) != seat_count:
         raise ApplicationError("A player can take only one seat at a table.")
-    table = Table.objects.create(name=name, mode=mode)
+    table = Table.objects.create(name=name, mode=mode, game=game, seat_count=seat_count)
     TableSeat.objects.bulk_create(
         TableSeat(table=table, seat=seat, player=player) for seat, player in enumerate(players)
     )
@@ -112,7 +123,7 @@ class _Locked:
             return bots
         people = [s.seat for s in self.seats if not s.player.is_bot and s.player.user_id]
         online = presence.seats_online(self.match.table_id, people)
-        return frozenset(s for s in range(SEAT_COUNT) if not online.get(s, False))
+        return frozenset(s for s in range(self.match.table.seat_count) if not online.get(s, False))
 
 
 def _current_deal_locked(**filters: Any) -> Deal | None:
@@ -185,14 +196,14 @@ def match_start(
 ) -> Match:
     """Start a match at an online table and deal its first deal; bots and timers run on Celery.
 
-    Raises ApplicationError for an offline table, a table without six seats, one with a match
-    going on, or bad options.
+    Raises ApplicationError for an offline table, a table whose seats are not all taken, one
+    with a match going on, or bad options.
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.mode != Table.Mode.ONLINE:
         raise ApplicationError("An offline table's results are entered by a referee.")
-    if TableSeat.objects.filter(table=table).count() != SEAT_COUNT:
-        raise ApplicationError(f"A table needs {SEAT_COUNT} seated players to start.")
+    if TableSeat.objects.filter(table=table).count() != table.seat_count:
+        raise ApplicationError(f"A table needs {table.seat_count} seated players to start.")
     if Match.objects.filter(table=table, status__in=[Match.Status.PENDING, Match.Status.PLAYING]):
         raise ApplicationError("This table already has a match going on.")
     if base_score < 1 or deals_per_match < 1 or turn_seconds < 1:
@@ -205,8 +216,19 @@ def match_start(
         )
     except EngineError as exc:
         raise ApplicationError(f"Bad rule options: {exc}") from None
+    engine = engine_state.game_of(table).new_match(
+        seed=0,
+        options=engine_state.game_of(table).options_from_json(
+            {**options, "deals_per_match": deals_per_match}
+        ),
+        base=base_score,
+    )
     match = Match.objects.create(
         table=table,
+        game=table.game,
+        points=list(engine.points),
+        side_points=engine.side_points(),
+        figures=engine.figures(),
         rule_options=options,
         deals_per_match=deals_per_match,
         base_score=base_score,
@@ -218,7 +240,7 @@ def match_start(
         between_deals_seconds=between_deals_seconds,
         started_at=timezone.now(),
     )
-    LevelStep.objects.create(match=match, deal_number=0, level_a=2, level_b=2)
+    FigureStep.objects.create(match=match, deal_number=0, figures=match.figures)
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
     seats = list(TableSeat.objects.filter(table=table).select_related("player"))
@@ -294,14 +316,17 @@ def _insert_actions(deal_row: Deal, new: Sequence[GameAction]) -> None:
             cursor.execute(head + ", ".join([row] * len(chunk)), [v for r in chunk for v in r])
 
 
-_POINT_FIELDS = [f"points_{s}" for s in range(SEAT_COUNT)] + ["points_a", "points_b"]
+_POINT_FIELDS = ["points", "side_points"]
 
 
-def _set_points(row: Match | Deal, points: Sequence[int]) -> None:
-    for s in range(SEAT_COUNT):
-        setattr(row, f"points_{s}", points[s])
-    row.points_a = points[0] + points[2] + points[4]
-    row.points_b = points[1] + points[3] + points[5]
+def _set_points(row: Match | Deal, points: Sequence[int], game: Game) -> None:
+    """Points per seat, and per side when the game has fixed sides."""
+    row.points = list(points)
+    row.side_points = (
+        {side: sum(points[s] for s in game.side_seats(side)) for side in game.sides}
+        if game.fixed_sides
+        else {}
+    )
 
 
 def _finish_deal(locked: _Locked) -> None:
@@ -314,32 +339,26 @@ def _finish_deal(locked: _Locked) -> None:
     deal_row.result = deal.result
     deal_row.finished_at = timezone.now()
     deal_row.turn_deadline = None
-    _set_points(deal_row, deal.points)
+    _set_points(deal_row, deal.points, engine_state.game_of(match))
     names = [s.player.name for s in sorted(locked.seats, key=lambda s: s.seat)]
     record = engine.record(deal_row.number, table=match.table.name, seats=names)
     deal_row.record = json.dumps(record, ensure_ascii=False)
-    levels = engine.figures().get("level")
-    if levels is not None:
-        LevelStep.objects.create(
-            match=match, deal_number=deal_row.number, level_a=levels["A"], level_b=levels["B"]
-        )
+    FigureStep.objects.create(match=match, deal_number=deal_row.number, figures=engine.figures())
     _store_match(locked)
 
 
 def _store_match(locked: _Locked) -> None:
     match, engine = locked.match, locked.engine
-    _set_points(match, engine.points)
-    levels = engine.figures().get("level")
-    if levels is not None:
-        match.level_a, match.level_b = levels["A"], levels["B"]
-    fields = ["level_a", "level_b", "updated_at", *_POINT_FIELDS]
+    _set_points(match, engine.points, engine_state.game_of(match))
+    match.figures = engine.figures()
+    fields = ["figures", "updated_at", *_POINT_FIELDS]
     if engine.over:
         assert engine.end_reason is not None
         match.status = Match.Status.FINISHED
         match.end_reason = Match.EndReason(engine.end_reason)
         match.finished_at = timezone.now()
-        match.winner_side = engine.winner or ""  # the game decides who won the match
-        fields += ["status", "end_reason", "finished_at", "winner_side", "left_seat"]
+        match.winner = engine.winner or ""  # the game decides who won the match
+        fields += ["status", "end_reason", "finished_at", "winner", "left_seat"]
         presence.leave_cancel(match.pk)  # a leave noted for a next deal that never comes
         Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
         if Match.table.is_cached(match):
@@ -398,7 +417,7 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
 def _bulk(locked: _Locked) -> bool:
     """Whether the match's deals are played whole, one task each: six bots with no think time
     (simulations). Bots given a think time play turn by turn, to be watched (the demo)."""
-    return len(locked.bot_seats) == SEAT_COUNT and locked.match.bot_delay_ms == 0
+    return len(locked.bot_seats) == len(locked.seats) and locked.match.bot_delay_ms == 0
 
 
 def _save_deal(locked: _Locked) -> None:
@@ -457,10 +476,10 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
     engine = locked.engine
     if _stale(locked, number, None) or not engine.in_deal:
         return False
-    if len(locked.bot_seats) != SEAT_COUNT:  # a person sat down (autoplay): turn by turn
+    if len(locked.bot_seats) != len(locked.seats):  # a person sat down (autoplay): turn by turn
         _commit(locked, kick=True)
         return False
-    bots = [_bot_for(locked, seat, "deal") for seat in range(SEAT_COUNT)]
+    bots = [_bot_for(locked, seat, "deal") for seat in range(len(locked.seats))]
     while engine.in_deal:
         for seat in engine.awaiting():
             engine.apply(bots[seat].act(engine, seat))
@@ -552,8 +571,8 @@ def seat_act(
     for an illegal or malformed action, and ConflictError when the actions since ``seq`` made it
     stale for this seat (see :func:`_independent`).
     """
-    if seat not in range(SEAT_COUNT):
-        raise ApplicationError(f"Seat must be 0-5, not {seat!r}.")
+    if seat not in range(table.seat_count):
+        raise ApplicationError(f"Seat must be 0-{table.seat_count - 1}, not {seat!r}.")
     try:
         action = engine_state.game_of(table).seat_action(seat, kind, cards)
     except EngineError as exc:
@@ -607,8 +626,11 @@ def seat_escape(*, table: Table, seat: int) -> str:
     that is leaving between deals (nothing if the match is over by then). A dropped connection
     never comes here (games.presence).
     """
-    if seat not in range(SEAT_COUNT):
-        raise ApplicationError(_("Seat must be 0-5, not %(seat)s.") % {"seat": seat})
+    if seat not in range(table.seat_count):
+        raise ApplicationError(
+            _("Seat must be 0-%(last)d, not %(seat)s.")
+            % {"last": table.seat_count - 1, "seat": seat}
+        )
     locked = _playing(table)
     engine = locked.engine
     if engine.in_deal and seat in engine.deal_info(engine.deals_started).finish:
@@ -663,21 +685,20 @@ def offline_match_record(
     Match.objects.filter(table=table).delete()
     match = Match(
         table=table,
+        game=table.game,
         rule_options=options,
         deals_per_match=deals_per_match,
         base_score=base_score,
         status=Match.Status.FINISHED if scored.end_reason else Match.Status.PLAYING,
         current_deal=len(scored.deals),
         end_reason=scored.end_reason or "",
-        winner_side=scored.winner or "",  # the game decides who won the match
+        winner=scored.winner or "",  # the game decides who won the match
         left_seat=scored.left,
+        figures=scored.figures[-1] if scored.figures else {},
         started_at=timezone.now(),
         finished_at=timezone.now() if scored.end_reason else None,
     )
-    levels = scored.figures[-1].get("level")
-    if levels is not None:
-        match.level_a, match.level_b = levels["A"], levels["B"]
-    _set_points(match, scored.points)
+    _set_points(match, scored.points, game)
     match.save()
     for d in scored.deals:
         row = Deal(
@@ -691,12 +712,10 @@ def offline_match_record(
             result=d.result,
             finished_at=timezone.now(),
         )
-        _set_points(row, d.points)
+        _set_points(row, d.points, game)
         row.save()
-    LevelStep.objects.bulk_create(
-        LevelStep(match=match, deal_number=i, level_a=f["level"]["A"], level_b=f["level"]["B"])
-        for i, f in enumerate(scored.figures)
-        if "level" in f
+    FigureStep.objects.bulk_create(
+        FigureStep(match=match, deal_number=i, figures=f) for i, f in enumerate(scored.figures)
     )
     table.status = Table.Status.FINISHED if scored.end_reason else Table.Status.PLAYING
     table.save(update_fields=["status"])

@@ -8,6 +8,7 @@ two thousand tables, so standings never read deals themselves.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,7 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
-from games.models import Deal, Match, Table, TableSeat, level_label
+from engine.registry import get_game
+from games.models import Deal, Match, Table, TableSeat
 from games.services import OfflineDeal, offline_match_record
 from tournaments.models import (
     Event,
@@ -33,7 +35,6 @@ from tournaments.models import (
 )
 from tournaments.services import event_organizer_require, round_log_add
 
-SEATS = range(6)
 #: Pairings refreshed together: keeps every ``IN (...)`` list under SQLite's variable limit.
 CHUNK = 2000
 
@@ -41,23 +42,30 @@ CHUNK = 2000
 def _fingerprint(match: dict[str, Any] | None) -> str:
     if match is None:
         return ""
-    points = ",".join(str(match[f"points_{s}"]) for s in SEATS)
+    points = ",".join(str(p) for p in match["points"] or [])
+    figures = json.dumps(match["figures"] or {}, sort_keys=True, separators=(",", ":"))
     return (
         f"{match['id']}:{match['status']}:{match['current_deal']}:{points}:"
-        f"{match['level_a']}:{match['level_b']}:{match['winner_side']}"
-    )
+        f"{figures}:{match['winner']}"
+    )[:200]
 
 
-def _places(finish: list[int]) -> dict[int, float]:
+def _places(finish: list[int], seats: int) -> dict[int, float]:
     """Return each seat's finishing place in a deal; the seats still holding cards share the
     places left (a statistic for the standings, not a rule)."""
     places: dict[int, float] = {seat: float(i + 1) for i, seat in enumerate(finish)}
-    rest = [s for s in SEATS if s not in places]
+    rest = [s for s in range(seats) if s not in places]
     if rest:
-        shared = (len(finish) + 1 + 6) / 2
+        shared = (len(finish) + 1 + seats) / 2
         for seat in rest:
             places[seat] = shared
     return places
+
+
+def _level(figures: dict[str, Any] | None, side: str) -> int:
+    """A side's level in 大怪路子's figures (2 for games without levels)."""
+    value = ((figures or {}).get("level") or {}).get(side, 2)
+    return int(value)
 
 
 _MATCH_FIELDS = (
@@ -65,13 +73,11 @@ _MATCH_FIELDS = (
     "table_id",
     "status",
     "current_deal",
-    "level_a",
-    "level_b",
-    "winner_side",
+    "figures",
+    "winner",
     "end_reason",
-    "points_a",
-    "points_b",
-    *(f"points_{s}" for s in SEATS),
+    "points",
+    "side_points",
 )
 
 
@@ -178,9 +184,11 @@ def _tallies_rebuild(ids: list[int]) -> int:
                 Match.Status.FINISHED: PairingTally.Status.FINISHED,
                 Match.Status.PLAYING: PairingTally.Status.PLAYING,
             }.get(match["status"], PairingTally.Status.PENDING)
-            tally.points_a, tally.points_b = match["points_a"], match["points_b"]
-            tally.level_a, tally.level_b = match["level_a"], match["level_b"]
-            tally.winner_side = match["winner_side"] or ""
+            side_points = match["side_points"] or {}
+            tally.points_a, tally.points_b = side_points.get("A", 0), side_points.get("B", 0)
+            tally.level_a = _level(match["figures"], "A")
+            tally.level_b = _level(match["figures"], "B")
+            tally.winner_side = match["winner"] if match["winner"] in ("A", "B") else ""
             match_deals = deals.get(match["id"], [])
             tally.deals = len(match_deals)
             tally.escapes = int(
@@ -215,18 +223,21 @@ def _tallies_rebuild(ids: list[int]) -> int:
         if match is None:
             continue
         tally = by_pairing[r["pk"]]
-        figures = {s: {"deals": 0, "places": 0.0, "paid": 0, "received": 0} for s in SEATS}
+        seat_count = len(match["points"] or []) or len(seats[r["table_id"]])
+        figures = {
+            s: {"deals": 0, "places": 0.0, "paid": 0, "received": 0} for s in range(seat_count)
+        }
         for deal in deals.get(match["id"], []):
             result = deal["result"] or {}
             finish = deal["finishing_order"] or result.get("finish") or []
-            for seat, place in _places(list(finish)).items():
+            for seat, place in _places(list(finish), seat_count).items():
                 figures[seat]["deals"] += 1
                 figures[seat]["places"] += place
             for seat in result.get("payers") or []:
                 figures[seat]["paid"] += 1
             for seat in result.get("receivers") or []:
                 figures[seat]["received"] += 1
-        for seat in SEATS:
+        for seat in range(seat_count):
             if seat not in seats[r["table_id"]]:
                 continue
             players.append(
@@ -236,7 +247,7 @@ def _tallies_rebuild(ids: list[int]) -> int:
                     team_id=r["team_a_id"] if seat % 2 == 0 else r["team_b_id"],
                     player_id=seats[r["table_id"]][seat],
                     seat=seat,
-                    points=match[f"points_{seat}"],
+                    points=(match["points"] or [0] * seat_count)[seat],
                     deals=figures[seat]["deals"],
                     places=figures[seat]["places"],
                     tributes_paid=figures[seat]["paid"],
@@ -449,6 +460,12 @@ def _levels_why(result: dict[str, Any], names: dict[str, str]) -> str:
     return _("%(team)s won at its level: no level up.") % {"team": names[winner]}
 
 
+def _level_label(match: Match, side: str) -> str:
+    spec = next((f for f in get_game(match.game).figure_specs if f.key == "level"), None)
+    level = _level(match.figures, side)
+    return spec.label(level) if spec is not None else str(level)
+
+
 def _preview_of(pairing: Pairing, match: Match) -> ResultPreview:
     names = {"A": pairing.team_a.name, "B": pairing.team_b.name}
     people = {
@@ -481,8 +498,8 @@ def _preview_of(pairing: Pairing, match: Match) -> ResultPreview:
                 multiplier=int(result.get("multiplier") or 0),
                 payers=seats(result.get("payers") or []),
                 receivers=seats(result.get("receivers") or []),
-                points_a=row.points_a,
-                points_b=row.points_b,
+                points_a=(row.side_points or {}).get("A", 0),
+                points_b=(row.side_points or {}).get("B", 0),
                 levels_before=(str(before.get("A", "")), str(before.get("B", ""))),
                 levels=(str(after.get("A", "")), str(after.get("B", ""))),
                 passed_a=bool(result.get("passed_a")),
@@ -503,8 +520,8 @@ def _preview_of(pairing: Pairing, match: Match) -> ResultPreview:
                 multiplier=0,
                 payers=(),
                 receivers=(),
-                points_a=match.points_a - sum(d.points_a for d in deals),
-                points_b=match.points_b - sum(d.points_b for d in deals),
+                points_a=match.side_points.get("A", 0) - sum(d.points_a for d in deals),
+                points_b=match.side_points.get("B", 0) - sum(d.points_b for d in deals),
                 levels_before=("", ""),
                 levels=("", ""),
                 passed_a=False,
@@ -515,12 +532,12 @@ def _preview_of(pairing: Pairing, match: Match) -> ResultPreview:
         team_a=names["A"],
         team_b=names["B"],
         deals=tuple(deals),
-        points_a=match.points_a,
-        points_b=match.points_b,
-        level_a=level_label(match.level_a),
-        level_b=level_label(match.level_b),
+        points_a=match.side_points.get("A", 0),
+        points_b=match.side_points.get("B", 0),
+        level_a=_level_label(match, "A"),
+        level_b=_level_label(match, "B"),
         finished=match.status == Match.Status.FINISHED,
-        winner=names.get(match.winner_side or "", ""),
+        winner=names.get(match.winner or "", ""),
         end_reason=match.get_end_reason_display() if match.end_reason else "",
     )
 

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from engine.registry import get_game
 from tournaments import standings
 from tournaments.models import (
     Event,
@@ -330,11 +331,15 @@ STANDINGS_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
+def figure_label(game: str, key: str, value: int) -> str:
+    """How the game writes a value of one of its figures (大怪路子's level 14 is "A")."""
+    spec = next((f for f in get_game(game).figure_specs if f.key == key), None)
+    return spec.label(value) if spec is not None else str(value)
+
+
 def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
     """Return the event's ``kind`` standings ("team", "player" or "unit") as plain rows with names,
     in a bounded number of queries. Raises ValueError for another kind."""
-    from games.models import level_label
-
     if kind not in STANDINGS_KINDS:
         raise ValueError(f"kind is one of: {', '.join(STANDINGS_KINDS)}")
     teams = {
@@ -353,7 +358,7 @@ def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
                 "losses": r.losses,
                 "played": r.played,
                 "byes": r.byes,
-                "highest_level": level_label(r.highest_level),
+                "highest_level": figure_label(event.game, "level", r.highest_level),
                 "levels_gained": r.levels_gained,
                 "opponents_points": r.opponents_points,
                 "head_to_head": r.head_to_head,

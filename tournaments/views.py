@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from games.models import LevelStep, level_label
+from games.models import FigureStep
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
 from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
@@ -25,6 +25,7 @@ from tournaments.selectors import (
     event_standings_rows_cached,
     event_teams,
     events_visible_to,
+    figure_label,
     meet_unit_standings,
     meets_for_home,
     round_byes,
@@ -187,6 +188,10 @@ def _ladder_svg_points(steps: list[tuple[int, int]], width: int = 240, height: i
     return " ".join(f"{x(n)},{y(level)}" for n, level in steps)
 
 
+def _level_label(level: int) -> str:
+    return figure_label("daguai", "level", level)
+
+
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("event__meet", "unit"), pk=pk)
     event = _event(request, team.event_id)
@@ -199,12 +204,14 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     match_ids = [p.tally.match_id for p in pairings if hasattr(p, "tally") and p.tally.match_id]
     ladders: dict[int, list[tuple[int, int, int]]] = {}
-    for match_id, number, level_a, level_b in (
-        LevelStep.objects.filter(match_id__in=match_ids)
+    for match_id, number, figures in (
+        FigureStep.objects.filter(match_id__in=match_ids)
         .order_by("match_id", "deal_number")
-        .values_list("match_id", "deal_number", "level_a", "level_b")
+        .values_list("match_id", "deal_number", "figures")
     ):
-        ladders.setdefault(match_id, []).append((number, level_a, level_b))
+        level = (figures or {}).get("level")
+        if level is not None:
+            ladders.setdefault(match_id, []).append((number, level["A"], level["B"]))
     matches = []
     for p in pairings:
         side = "A" if p.team_a_id == team.pk else "B"
@@ -223,8 +230,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "opponent_points": (tally.points_b if side == "A" else tally.points_a)
                 if tally
                 else 0,
-                "level": level_label(mine[-1][1]) if mine else "2",
-                "opponent_level": level_label(theirs[-1][1]) if theirs else "2",
+                "level": _level_label(mine[-1][1]) if mine else "2",
+                "opponent_level": _level_label(theirs[-1][1]) if theirs else "2",
                 "won": bool(tally and tally.winner_side == side),
                 "lost": bool(tally and tally.winner_side and tally.winner_side != side),
                 "mine": _ladder_svg_points(mine),
@@ -243,7 +250,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "matches": matches,
             "byes": [e.round for e in byes],
             "levels": [
-                (level_label(lv), round(112 - 104 * (lv - 2) / 12, 1)) for lv in (2, 6, 10, 14)
+                (_level_label(lv), round(112 - 104 * (lv - 2) / 12, 1)) for lv in (2, 6, 10, 14)
             ],
         },
     )

@@ -215,5 +215,5 @@ def test_a_dropped_connection_shows_away_reconnects_and_only_the_confirmed_leave
     me.wait_for_selector("#match-over", state="visible", timeout=10_000)
     other.wait_for_selector("#match-over", state="visible", timeout=10_000)
     match.refresh_from_db()
-    assert match.end_reason == Match.EndReason.ESCAPE and match.points_0 < 0
+    assert match.end_reason == Match.EndReason.ESCAPE and match.points[0] < 0
     assert not errors, errors

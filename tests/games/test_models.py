@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, transaction
 
-from games.models import Action, Deal, LevelStep, Match, Player, Table, TableSeat, level_label
+from config.exceptions import ApplicationError
+from games.models import MAX_SEATS, Action, Deal, FigureStep, Match, Player, Table, TableSeat
+from games.services import table_create
 from tests.games.factories import BotFactory, PlayerFactory, TableFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -20,11 +22,23 @@ def assert_refused(make: Callable[[], Any]) -> None:
         make()
 
 
-def test_seats_get_sides_by_parity() -> None:
+def test_a_table_has_its_games_seats() -> None:
     table = TableFactory()
-    sides = list(table.seats.order_by("seat").values_list("side", flat=True))
-    assert sides == ["A", "B", "A", "B", "A", "B"]
-    assert table.seats.filter(side="A").count() == 3
+    assert (table.game, table.seat_count) == ("daguai", 6)
+    four = [PlayerFactory() for _ in range(4)]
+    small = table_create(name="四人桌", players=four, game="xiaoluzi")
+    assert (small.game, small.seat_count) == ("xiaoluzi", 4)
+    assert list(small.seats.order_by("seat").values_list("seat", flat=True)) == [0, 1, 2, 3]
+    with pytest.raises(ApplicationError):
+        table_create(name="x", players=four, game="daguai")
+    with pytest.raises(ApplicationError):
+        table_create(name="x", players=four, game="no-such-game")
+
+
+@pytest.mark.parametrize("count", [0, 1, MAX_SEATS + 1])
+def test_seat_counts_are_checked(count: int) -> None:
+    assert_refused(lambda: Table.objects.create(name="x", seat_count=count))
+    assert_refused(lambda: Table.objects.create(name="x", game=""))
 
 
 def test_one_player_per_seat() -> None:
@@ -39,8 +53,8 @@ def test_one_seat_per_player_at_a_table() -> None:
     assert_refused(lambda: TableSeat.objects.create(table=table, seat=1, player=player))
 
 
-@pytest.mark.parametrize("seat", [6, 7, 100])
-def test_only_six_seats(seat: int) -> None:
+@pytest.mark.parametrize("seat", [MAX_SEATS, 100])
+def test_seats_stay_in_range(seat: int) -> None:
     table = TableFactory(seated=False)
     assert_refused(lambda: TableSeat.objects.create(table=table, seat=seat, player=PlayerFactory()))
 
@@ -66,16 +80,6 @@ def _match(**kwargs: Any) -> Match:
     return Match.objects.create(table=kwargs.pop("table", None) or TableFactory(), **kwargs)
 
 
-@pytest.mark.parametrize("level", [1, 15])
-def test_match_levels_stay_within_2_to_a(level: int) -> None:
-    assert_refused(lambda: _match(level_a=level))
-    assert_refused(lambda: _match(level_b=level))
-
-
-def test_match_level_a_is_allowed() -> None:
-    assert _match(level_a=14, level_b=2).level_a == 14
-
-
 def test_one_unfinished_match_per_table() -> None:
     table = TableFactory()
     _match(table=table)
@@ -88,10 +92,10 @@ def test_finished_match_names_its_end() -> None:
     assert_refused(lambda: _match(status="finished"))
 
 
-def test_match_side_points_are_the_sums_of_their_seats() -> None:
-    assert_refused(lambda: _match(points_0=6, points_a=5))
-    match = _match(points_0=6, points_2=6, points_4=6, points_a=18, points_1=-6, points_b=-6)
-    assert match.seat_points == [6, -6, 6, 0, 6, 0]
+def test_points_are_stored_per_seat_and_per_side() -> None:
+    match = _match(points=[6, -6, 6, 0, 6, 0], side_points={"A": 18, "B": -6})
+    match.refresh_from_db()
+    assert match.points == [6, -6, 6, 0, 6, 0] and match.side_points == {"A": 18, "B": -6}
 
 
 def test_match_current_deal_within_its_deals() -> None:
@@ -113,7 +117,7 @@ def test_deal_number_unique_per_match() -> None:
 
 @pytest.mark.parametrize(
     "fields",
-    [{"dealer_seat": 6}, {"level_rank": 1}, {"level_rank": 15}, {"number": 0}, {"status": "x"}],
+    [{"dealer_seat": MAX_SEATS}, {"number": 0}, {"status": "x"}],
 )
 def test_deal_fields_checked(fields: dict[str, Any]) -> None:
     assert_refused(lambda: _deal(**fields))
@@ -127,7 +131,7 @@ def test_action_seq_unique_per_deal() -> None:
     Action.objects.create(deal=other, seq=1, seat=1, kind="pass")
 
 
-@pytest.mark.parametrize("fields", [{"seat": 6}, {"seq": 0}, {"kind": "cheat"}])
+@pytest.mark.parametrize("fields", [{"seat": MAX_SEATS}, {"seq": 0}, {"kind": ""}])
 def test_action_fields_checked(fields: dict[str, Any]) -> None:
     deal = _deal()
     values = {"seq": 1, "seat": 0, "kind": "pass", **fields}
@@ -145,23 +149,15 @@ def test_actions_are_append_only() -> None:
     assert action.cards == "BJ"
 
 
-def test_level_ladder_one_step_per_deal_within_2_to_a() -> None:
+def test_figures_one_step_per_deal() -> None:
     match = _match()
-    LevelStep.objects.create(match=match, deal_number=0, level_a=2, level_b=2)
-    assert_refused(
-        lambda: LevelStep.objects.create(match=match, deal_number=0, level_a=3, level_b=2)
-    )
-    assert_refused(
-        lambda: LevelStep.objects.create(match=match, deal_number=1, level_a=15, level_b=2)
-    )
-    step = LevelStep.objects.create(match=match, deal_number=1, level_a=14, level_b=11)
-    assert str(step) == "A : J"
+    FigureStep.objects.create(match=match, deal_number=0, figures={"level": {"A": 2, "B": 2}})
+    assert_refused(lambda: FigureStep.objects.create(match=match, deal_number=0, figures={}))
+    step = FigureStep.objects.create(match=match, deal_number=1, figures={"level": {"A": 14}})
+    step.refresh_from_db()
+    assert step.figures == {"level": {"A": 14}}
 
 
 def test_table_mode_and_status_checked() -> None:
     assert_refused(lambda: Table.objects.create(name="x", mode="pigeon"))
     assert_refused(lambda: Table.objects.create(name="x", status="lost"))
-
-
-def test_level_labels() -> None:
-    assert [level_label(r) for r in (2, 10, 11, 12, 13, 14)] == ["2", "10", "J", "Q", "K", "A"]

@@ -12,7 +12,7 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.cards import format_cards
 from engine.daguai import Record, replay
 from games import engine_state, services
-from games.models import Action, Deal, LevelStep, Match, Table, TableSeat
+from games.models import Action, Deal, FigureStep, Match, Table, TableSeat
 from tests.games.factories import BotFactory, PlayerFactory, TableFactory
 
 pytestmark = pytest.mark.django_db
@@ -59,15 +59,15 @@ def test_an_all_bot_match_plays_to_its_end_and_every_deal_replays() -> None:
         record = Record.loads(deal.record)
         replayed = replay(record)
         assert replayed.result is not None
-        assert list(replayed.result.points) == deal.seat_points
+        assert list(replayed.result.points) == deal.points
         assert deal.finishing_order == list(replayed.finish)
-        assert sum(deal.seat_points) == 0 or deal.result["outcome"] == "escape"
-        totals = [t + p for t, p in zip(totals, deal.seat_points, strict=True)]
-    assert match.seat_points == totals
-    assert match.points_a == totals[0] + totals[2] + totals[4]
-    steps = list(LevelStep.objects.filter(match=match).order_by("deal_number"))
+        assert sum(deal.points) == 0 or deal.result["outcome"] == "escape"
+        totals = [t + p for t, p in zip(totals, deal.points, strict=True)]
+    assert match.points == totals
+    assert match.side_points["A"] == totals[0] + totals[2] + totals[4]
+    steps = list(FigureStep.objects.filter(match=match).order_by("deal_number"))
     assert [s.deal_number for s in steps] == list(range(len(deals) + 1))
-    assert (steps[-1].level_a, steps[-1].level_b) == (match.level_a, match.level_b)
+    assert steps[-1].figures == match.figures and set(match.figures["level"]) == {"A", "B"}
     assert Table.objects.get(pk=match.table_id).status == Table.Status.FINISHED
 
 
@@ -78,7 +78,7 @@ def test_a_rebuilt_state_equals_the_cached_one() -> None:
     deal = match.deals.get(number=1)
     engine_state.forget()
     rebuilt = engine_state.engine_match(match, deal)
-    assert rebuilt.points == match.seat_points
+    assert rebuilt.points == match.points
 
 
 def test_a_duplicate_or_late_task_does_nothing() -> None:
@@ -188,8 +188,8 @@ def test_an_escape_ends_the_match_with_its_points() -> None:
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.end_reason == Match.EndReason.ESCAPE
-    assert match.points_5 == -54
-    assert [match.seat_points[s] for s in (0, 2, 4)] == [3, 3, 3]  # nobody out: +1b each
+    assert match.points[5] == -54
+    assert [match.points[s] for s in (0, 2, 4)] == [3, 3, 3]  # nobody out: +1b each
     with pytest.raises(ApplicationError, match="No match"):
         services.seat_escape(table=table, seat=5)
 
@@ -255,8 +255,8 @@ def test_offline_results_are_scored_by_the_engine_and_can_be_entered_again() -> 
         table=table, first_dealer=0, deals=deals, base_score=1, deals_per_match=3
     )
     assert match.status == Match.Status.PLAYING and match.current_deal == 2
-    assert match.seat_points == [3, -3, 3, -3, 3, -3]  # +6 -3 for side A
-    assert (match.level_a, match.level_b) == (3, 2)
+    assert match.points == [3, -3, 3, -3, 3, -3]  # +6 -3 for side A
+    assert match.figures["level"] == {"A": 3, "B": 2}
     first = match.deals.get(number=1)
     assert first.result["multiplier"] == 6 and first.result["tributes"] == [[1, 2], [3, 4], [5, 0]]
     deals.append(services.OfflineDeal(finish=(0, 1, 2, 4)))

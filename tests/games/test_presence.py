@@ -224,7 +224,7 @@ def test_the_rules_limit_of_system_plays_in_a_row_is_an_escape(limit: int) -> No
             assert services.deal_start(match_id=match.pk, number=match.current_deal + 1)
     assert system_plays == limit
     assert match.end_reason == Match.EndReason.ESCAPE
-    assert match.points_0 == -36  # −18 base
+    assert match.points[0] == -36  # −18 base
 
 
 def test_the_confirmed_leave_is_an_escape() -> None:
@@ -235,7 +235,7 @@ def test_the_confirmed_leave_is_an_escape() -> None:
     assert response.json()["leave"] == "escape"
     assert response.json()["match"]["status"] == "finished"
     match.refresh_from_db()
-    assert match.end_reason == Match.EndReason.ESCAPE and match.points_3 == -18
+    assert match.end_reason == Match.EndReason.ESCAPE and match.points[3] == -18
 
 
 # -- a player already out of the deal -------------------------------------------------------------
@@ -270,8 +270,8 @@ def test_a_finished_player_who_leaves_leaves_between_deals_unless_back(back: boo
         return
     assert match.end_reason == Match.EndReason.LEFT and match.left_seat == out
     assert match.current_deal == 1
-    deal_points = match.deals.get(number=1).seat_points
-    assert match.seat_points[out] == deal_points[out] - 3  # leaving between deals: −3 base
+    deal_points = match.deals.get(number=1).points
+    assert match.points[out] == deal_points[out] - 3  # leaving between deals: −3 base
 
 
 def test_a_finished_players_leave_is_nothing_when_the_match_ends_with_the_deal() -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from config.exceptions import ApplicationError
+from engine.registry import get_game
 from games.models import Table
 from games.selectors import table_seats
 from games.services import player_create, table_create
@@ -16,7 +17,7 @@ def test_table_create_seats_six_players_in_play_order() -> None:
     table = table_create(name="练习桌", players=players, mode=Table.Mode.OFFLINE)
     seats = list(table_seats(table=table))
     assert [s.player for s in seats] == players
-    assert [s.side for s in seats] == ["A", "B", "A", "B", "A", "B"]
+    assert [get_game(table.game).side_of(s.seat) for s in seats] == ["A", "B", "A", "B", "A", "B"]
     assert table.mode == "offline" and table.status == "open"
 
 

@@ -72,7 +72,7 @@ def test_enter_then_a_second_person_confirms_and_standings_follow(world) -> None
     assert not Match.objects.filter(table=pairing.table).exists()  # nothing recorded yet
     result_confirm(submission=submission, user=world["checker"])
     match = Match.objects.get(table=pairing.table)
-    assert match.points_a == 18 and match.level_a == 3
+    assert match.side_points["A"] == 18 and match.figures["level"]["A"] == 3
     tally = PairingTally.objects.get(pairing=pairing)
     assert (tally.points_a, tally.points_b, tally.deals) == (18, -18, 1)
     rows = event_team_standings(event=world["event"])
@@ -184,7 +184,9 @@ def test_tallies_refresh_only_what_changed(world) -> None:
     )
     result_confirm(submission=submission, user=world["checker"])
     assert tallies_refresh(pairings=[pairing]) == 0  # confirm refreshed it already
-    Match.objects.filter(table=pairing.table).update(points_0=7, points_a=19)
+    Match.objects.filter(table=pairing.table).update(
+        points=[7, -6, 6, -6, 6, -6], side_points={"A": 19, "B": -18}
+    )
     assert tallies_refresh(pairings=[pairing]) == 1
 
 

@@ -51,12 +51,10 @@ def _finish_one(pairing: Pairing, *, winner: str) -> None:
         table=pairing.table,
         status=Match.Status.FINISHED,
         end_reason=Match.EndReason.DEALS_PLAYED,
-        winner_side=winner,
-        level_a=3 if winner == "A" else 2,
-        level_b=3 if winner == "B" else 2,
-        **{f"points_{s}": p for s, p in enumerate(points)},
-        points_a=sum(points[0::2]),
-        points_b=sum(points[1::2]),
+        winner=winner,
+        figures={"level": {"A": 3 if winner == "A" else 2, "B": 3 if winner == "B" else 2}},
+        points=points,
+        side_points={"A": sum(points[0::2]), "B": sum(points[1::2])},
     )
 
 

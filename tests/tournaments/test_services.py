@@ -6,6 +6,7 @@ import pytest
 from django.utils import translation
 
 from config.exceptions import ApplicationError
+from engine.registry import get_game
 from games.models import Table
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
@@ -33,7 +34,11 @@ def test_pairing_create_seats_team_a_on_even_seats_in_member_order() -> None:
     pairing = pairing_create(
         round=round_, team_a=team_a, team_b=team_b, number=1, mode=Table.Mode.OFFLINE
     )
-    seated = list(pairing.table.seats.order_by("seat").values_list("player_id", "side"))
+    sides = get_game(pairing.table.game).side_of
+    seated = [
+        (player, sides(seat))
+        for seat, player in pairing.table.seats.order_by("seat").values_list("seat", "player_id")
+    ]
     a = list(team_a.members.order_by("order").values_list("player_id", flat=True))
     b = list(team_b.members.order_by("order").values_list("player_id", flat=True))
     assert seated == [(a[0], "A"), (b[0], "B"), (a[1], "A"), (b[1], "B"), (a[2], "A"), (b[2], "B")]
