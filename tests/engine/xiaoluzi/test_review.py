@@ -4,16 +4,20 @@ contract line it checks, and was written failing before the fix it names."""
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import Card, format_cards
 from engine.cli import main
+from engine.xiaoluzi.actions import ActionKind
 from engine.xiaoluzi.bots import HeuristicBot, make_bots, play_deal, play_match
-from engine.xiaoluzi.deal import Deal, deal_hands
+from engine.xiaoluzi.deal import Deal, Phase, deal_hands
 from engine.xiaoluzi.match import Match
 from engine.xiaoluzi.record import (
     Headers,
@@ -196,3 +200,48 @@ def test_records_a_match_records_left_is_a_seat_0_3_not_a_float(
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, _ = _run(capsys, "replay", str(path))
     assert code == 0 and json.loads(out)["match"]["end"] == "left"
+
+
+# -- checked and right: "A trick" and "Who leads" against an oracle written from the contract
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), timeouts=st.integers(0, 20))
+def test_a_trick_every_turn_and_every_trick_end_follow_the_contract(seed: int, timeouts: int):
+    """In play order the next active player still holding cards acts; a trick ends exactly when
+    every other active player still holding cards has passed since the last play, and its winner
+    leads (or, when out, the next active holder from its seat)."""
+    deal = Deal(seed=seed)
+    bots = make_bots(["random"] * 4, seed=seed)
+    rng = random.Random(seed)
+    passes, last = 0, -1
+    while deal.turn is not None:
+        seat = deal.turn
+        act = bots[seat].act(deal, seat)
+        if deal.phase is Phase.PLAY and rng.randrange(20) < timeouts:
+            act = deal.system_action(seat)
+        deal.apply(act)
+        if deal.over:
+            break
+        if deal.phase is not Phase.PLAY or act.kind.is_answer:
+            continue
+        holders = [s for s in deal.active if deal.hands[s]]
+        if act.kind is ActionKind.PLAY:
+            passes, last = 0, seat
+        else:
+            passes += 1
+        if deal.current is None:  # the trick just ended: all other holders passed
+            assert passes == sum(1 for s in holders if s != last)
+            assert deal.last_trick is not None and deal.last_trick[0] == last
+            nxt = last if deal.hands[last] else _next_in(holders, last)
+            assert deal.turn == nxt
+            passes = 0
+        else:
+            assert passes < sum(1 for s in holders if s != last)
+            assert deal.turn == _next_in(holders, seat)
+    for action in deal.actions:
+        assert action.seat not in deal.bystanders or action.kind.is_answer
+
+
+def _next_in(holders: list[int], seat: int) -> int:
+    return next((seat + k) % 4 for k in (1, 2, 3) if (seat + k) % 4 in holders)
