@@ -32,6 +32,7 @@ from engine.shanghai_doudizhu.record import (
     replay_match,
 )
 from engine.shanghai_doudizhu.result import (
+    MAX_HUANGFAN,
     DealResult,
     EscapeKind,
     Factors,
@@ -197,6 +198,10 @@ def _huangfan(args: argparse.Namespace, rules: Rules) -> int:
     if args.redeals < 0:
         raise CommandError(f"--redeals must be 0 or more, not {args.redeals}")
     if rules.huangfan is Huangfan.MULTIPLY:
+        if args.redeals > MAX_HUANGFAN:
+            raise CommandError(
+                f"--redeals under --huangfan multiply is at most {MAX_HUANGFAN}, not {args.redeals}"
+            )
         return int(args.redeals)
     return 1 if args.redeals else 0
 

@@ -33,6 +33,7 @@ from engine.shanghai_doudizhu.actions import Action, ActionKind
 from engine.shanghai_doudizhu.legal import Shape, legal_plays, legal_shapes, report_sets
 from engine.shanghai_doudizhu.plays import Play, card_power, classify
 from engine.shanghai_doudizhu.result import (
+    MAX_HUANGFAN,
     SEATS,
     DealResult,
     EscapeKind,
@@ -84,8 +85,8 @@ class Deal:
         kitty: Sequence[Card] = (),
         marked: tuple[int, Card] | None = None,
     ) -> None:
-        if huangfan < 0:
-            raise EngineError(f"huangfan must be 0 or more, not {huangfan}")
+        if not 0 <= huangfan <= MAX_HUANGFAN:
+            raise EngineError(f"huangfan must be 0 to {MAX_HUANGFAN}, not {huangfan}")
         if first_bidder is not None and first_bidder not in SEATS:
             raise EngineError(f"first_bidder must be a seat 0-3, not {first_bidder!r}")
         self.seed = seed
