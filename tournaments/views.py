@@ -31,6 +31,7 @@ from tournaments.selectors import (
     round_tables,
 )
 from tournaments.services import event_is_organizer
+from tournaments.sorting import natural_key
 
 
 def _event(request: HttpRequest, pk: int) -> Event:
@@ -43,7 +44,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
-    teams = list(event_teams(event=event))
+    teams = sorted(
+        event_teams(event=event),
+        key=lambda team: (natural_key(team.unit.name if team.unit else ""), natural_key(team.name)),
+    )
     return render(
         request,
         "tournaments/event_detail.html",
@@ -67,7 +71,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tables = list(round_tables(round=round))
     by_team = sorted(
         [(p.team_a, p, "A") for p in tables] + [(p.team_b, p, "B") for p in tables],
-        key=lambda item: item[0].name,
+        key=lambda item: natural_key(item[0].name),
     )
     return render(
         request,
@@ -257,10 +261,21 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     rows = [r for r in standings_rows_fresh(event, "player") if r["player_id"] == player]
     tallies = (
         PlayerTally.objects.filter(event=event, player_id=player)
-        .select_related("tally__pairing__round")
+        .select_related("tally__pairing__round", "tally__pairing__table")
         .order_by("tally__pairing__round__number")
     )
     units = Unit.objects.filter(memberships__player_id=player)
+    live = (
+        Pairing.objects.filter(
+            round__event=event,
+            round__status="running",
+            table__mode="online",
+            table__seats__player_id=player,
+            table__status="playing",
+        )
+        .select_related("round")
+        .first()
+    )
     return render(
         request,
         "tournaments/player_detail.html",
@@ -271,6 +286,7 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
             "row": rows[0] if rows else None,
             "tallies": tallies,
             "units": units,
+            "live": live,
         },
     )
 
