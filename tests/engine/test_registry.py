@@ -303,3 +303,25 @@ def test_doudizhu_bids_and_answers_by_text():
     assert options.deals_per_match == 2 and options.to_json()["huangfan"] == "multiply"
     with pytest.raises(EngineError, match="deals_per_match"):
         game.options_from_json({"deals": 2})
+
+
+def _members(protocol: type) -> set[str]:
+    return {
+        name
+        for klass in protocol.__mro__
+        if klass.__name__ not in ("object", "Protocol", "Generic")
+        for name in (*vars(klass), *getattr(klass, "__annotations__", {}))
+        if not name.startswith("_")
+    }
+
+
+@pytest.mark.parametrize("game", GAMES, ids=KEYS)
+def test_every_game_and_its_match_have_every_member_of_the_interface(game):
+    from engine.game import Game, MatchState
+
+    missing = {name for name in _members(Game) if not hasattr(game, name)}
+    assert not missing, f"{game.key} lacks {sorted(missing)}"
+    state = game.new_match(seed=0, options=game.default_options())
+    missing = {name for name in _members(MatchState) if not hasattr(state, name)}
+    assert not missing, f"{game.key}'s match lacks {sorted(missing)}"
+    assert _members(Game) >= {"score_sheet", "replay_match", "seat_count", "figure_specs"}
