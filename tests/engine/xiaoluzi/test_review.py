@@ -245,3 +245,32 @@ def test_a_trick_every_turn_and_every_trick_end_follow_the_contract(seed: int, t
 
 def _next_in(holders: list[int], seat: int) -> int:
     return next((seat + k) % 4 for k in (1, 2, 3) if (seat + k) % 4 in holders)
+
+
+# -- Records: a deal record that names its match is checked against that match on its own too
+#    (a deal dealt by a seed of one's choosing, labelled as a match's deal, replayed alone)
+
+
+def test_records_a_match_deals_record_replayed_alone_must_have_the_seed_the_match_gives_it():
+    match = play_match(Match(seed=31), make_bots(["random"] * 4, seed=31))
+    for record in match_records(match):
+        assert replay(record).result is not None  # the genuine deals replay alone
+    chosen = Deal(seed=123)
+    play_deal(chosen, make_bots(["heuristic"] * 4, seed=123))
+    forged = Record.from_deal(chosen, number=2, match_seed=31)
+    with pytest.raises(ReplayError, match="header seed"):
+        replay(forged)
+    with pytest.raises(ReplayError, match="header seed"):
+        replay(Record.loads(forged.dumps()))
+
+
+def test_records_a_match_deals_record_is_never_hand_made_and_within_the_match():
+    made = Deal(hands=HAND_MADE)
+    play_deal(made, [HeuristicBot(seed=s) for s in range(4)])
+    with pytest.raises(ReplayError, match="hand-made"):
+        replay(Record.from_deal(made, number=1, match_seed=31))
+    match = play_match(Match(seed=31), make_bots(["random"] * 4, seed=31))
+    last = match_records(match)[-1]
+    beyond = replace(last, headers=replace(last.headers, number=5))  # 4 deals a match
+    with pytest.raises(ReplayError, match="header deal"):
+        replay(beyond)
