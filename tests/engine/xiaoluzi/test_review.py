@@ -170,7 +170,7 @@ def _headers_json(**changes: Any) -> dict[str, Any]:
     return replace(Headers(hands=tuple(tuple(h) for h in deal_hands(0))), **changes).to_json()
 
 
-def test_records_a_header_hands_that_is_not_the_pack_is_malformed_not_a_traceback():
+def test_records_hands_at_the_wrong_seats_are_refused_and_hands_not_the_pack_are_malformed():
     data = {"headers": _headers_json(), "actions": []}
     hands = data["headers"]["hands"]
     hands[0], hands[1] = hands[1], hands[0]  # the seed's cards, at the wrong seats
