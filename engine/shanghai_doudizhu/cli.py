@@ -281,6 +281,8 @@ def _escape(args: argparse.Namespace) -> int:
     if args.landlord is None:
         if args.head_bid or args.open_hand or args.report is not None:
             raise CommandError("without --landlord the escape came during the bidding")
+        if args.bid == 3:
+            raise CommandError("a bid of 3 ends the bidding at once: give --landlord")
         factors = _factors(args, rules, args.bid or 0, None)
     else:
         if args.bid is None:

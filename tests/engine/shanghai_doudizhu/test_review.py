@@ -7,17 +7,23 @@ comment naming the bug it caught.
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine.cards import format_cards
 from engine.cli import main
 from engine.errors import EngineError
+from engine.shanghai_doudizhu.actions import Action
 from engine.shanghai_doudizhu.bots import HeuristicBot, play_deal
 from engine.shanghai_doudizhu.deal import Deal
 from engine.shanghai_doudizhu.record import Record, RecordError, replay
 from engine.shanghai_doudizhu.result import Factors
+
+from .helpers import rig
 
 G = ["--game", "shanghai_doudizhu", "--json"]
 
@@ -96,3 +102,76 @@ def test_factors_huangfan_is_bounded() -> None:
         Factors(bid=1, huangfan=10**6)
     with pytest.raises(EngineError, match="huangfan"):
         Deal(seed=1, huangfan=10**6)
+
+
+# -- "Public to all: hand sizes, bids and passes, the marked card (face up until played), 摊打
+#    hands, declared sets, every play. The kitty is seen only by the landlord (by all after 摊打)."
+
+
+_TOKEN = re.compile(r"(?<![0-9A-Z])(?:10|[2-9JQKA])[SHDC](?![0-9A-Z])|(?<![A-Z])[SB]J(?![A-Z])")
+
+
+def _seen(view: dict[str, Any]) -> set[str]:
+    return set(_TOKEN.findall(json.dumps(view, ensure_ascii=False)))
+
+
+def _allowed(deal: Deal, seat: int | None) -> set[str]:
+    allowed = {str(c) for c in deal.pile} | {str(deal.marked_card)}
+    allowed |= {str(c) for p in deal.declared for c in p.cards}
+    if deal.open_hand and deal.landlord is not None:
+        allowed |= {str(c) for c in deal.hands[deal.landlord]} | {str(c) for c in deal.kitty}
+    if seat is not None:
+        allowed |= {str(c) for c in deal.hands[seat]}
+        if seat == deal.landlord:
+            allowed |= {str(c) for c in deal.kitty}
+    return allowed
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_views_never_show_a_hidden_card(seed: int) -> None:
+    # checked right: every card token in a view is the seat's own, played, marked, declared, or
+    # shown by 摊打 (the kitty too for the landlord), at every step of bot deals with timeouts
+    rng = random.Random(seed)
+    deal = Deal(seed=f"views/{seed}")
+    bots = [HeuristicBot(f"{seed}/{s}") for s in range(4)]
+    while not deal.over:
+        assert _seen(deal.public_view()) <= _allowed(deal, None)
+        for s in range(4):
+            assert _seen(deal.private_view(s)) <= _allowed(deal, s)
+        seat = deal.turn
+        assert seat is not None
+        if rng.random() < 0.15:
+            deal.timeout(seat)
+        else:
+            deal.apply(bots[seat].act(deal, seat))
+    for s in range(4):
+        assert _seen(deal.private_view(s)) <= _allowed(deal, s)
+
+
+def test_views_show_the_kitty_and_hand_to_all_only_after_open_hand() -> None:
+    # checked right: before 摊打 no farmer sees the kitty; after 摊打 everyone sees hand and kitty
+    for choice in (False, True):
+        deal = rig({0: "3H"}, kitty="BJ BJ SJ SJ 2S 2H 2D 2C", marked=(0, "3H"))
+        deal.apply(Action.bid(0, 3))
+        for s in (1, 2, 3):
+            assert deal.private_view(s)["kitty"] is None
+        deal.apply(Action.open(0, choice))
+        for s in (1, 2, 3):
+            view = deal.private_view(s)
+            assert (view["kitty"] == "BJ BJ SJ SJ 2S 2H 2D 2C") is choice
+            assert (view["landlord_hand"] == format_cards(deal.hand(0))) is choice
+
+
+# -- "A bid of 3 ends the bidding at once." ----------------------------------------------------
+
+
+def test_cli_escape_during_bidding_with_a_bid_of_3_is_malformed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # bug: escape --bid 3 without --landlord was settled as an escape during the bidding, though a
+    # 3 ends the bidding at once and fixes the landlord
+    status, _, err = run(capsys, "escape", *G, "--seat", "1", "--kind", "active", "--bid", "3")
+    assert status == 2 and "--landlord" in err
+    one_line(err)
+    status, data, _ = run(capsys, "escape", *G, "--seat", "1", "--kind", "active", "--bid", "2")
+    assert status == 0 and data["points"] == [2, -7, 2, 2]
