@@ -296,7 +296,8 @@ def _meet_rows(request: HttpRequest, slug: str) -> tuple[Meet, list[Event], list
     events = list(events_visible_to(request.user).filter(meet=meet).order_by("name"))
     if not events:
         raise Http404("No visible event in this meet.")
-    rows = meet_unit_standings(meet=meet, user=request.user)
+    # Only a finished event gives placement points: a running one's order is not a placement.
+    rows = meet_unit_standings(meet=meet, user=request.user, finished_only=True)
     names = dict(Unit.objects.filter(pk__in=[r.unit for r in rows]).values_list("pk", "name"))
     event_names = {e.pk: e.name for e in events}
     return (
@@ -305,13 +306,24 @@ def _meet_rows(request: HttpRequest, slug: str) -> tuple[Meet, list[Event], list
         [
             {
                 "rank": r.rank,
+                "tied": r.tied,
                 "unit": names.get(r.unit, ""),
                 "points": r.points,
-                "places": [(event_names.get(e, ""), place) for e, place in r.places],
+                "places": _places_by_event(r.places, event_names),
             }
             for r in rows
         ],
     )
+
+
+def _places_by_event(
+    places: tuple[tuple[int, int], ...], event_names: dict[int, str]
+) -> list[tuple[str, list[int]]]:
+    """A unit's places grouped by event, each event named once: [("团体赛", [1, 3])]."""
+    grouped: dict[int, list[int]] = {}
+    for event, place in places:
+        grouped.setdefault(event, []).append(place)
+    return [(event_names.get(e, ""), sorted(p)) for e, p in grouped.items()]
 
 
 def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -324,6 +336,7 @@ def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "events": events,
             "rows": rows,
             "placement_points": meet.placement_points,
+            "finished": sum(e.status == Event.Status.FINISHED for e in events),
         },
     )
 
@@ -339,7 +352,10 @@ def meet_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 row["rank"],
                 row["unit"],
                 row["points"],
-                "; ".join(f"{name} #{place}" for name, place in row["places"]),
+                "; ".join(
+                    f"{name} " + ", ".join(f"#{p}" for p in places)
+                    for name, places in row["places"]
+                ),
             ]
             for row in rows
         ),

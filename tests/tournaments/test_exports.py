@@ -117,6 +117,9 @@ def test_standings_csv_escapes_names_and_keeps_negative_points(played, prefix: s
 
 
 def test_meet_csv_escapes_unit_names(played) -> None:
+    # Only a finished event gives placement points (issue 15).
+    assert _csv(f"/meets/{played.meet.slug}/standings.csv") == []
+    type(played).objects.filter(pk=played.pk).update(status="finished")
     rows = _csv(f"/meets/{played.meet.slug}/standings.csv")
     assert {r["unit"] for r in rows} == {"'@单位", "'-单位"}
     assert all(float(r["points"]) >= 0 for r in rows)
