@@ -147,6 +147,12 @@ def test_views_hide_every_hand_but_the_seats_own(game):
     assert len(view["deal"]["hand"].split()) == state.hand_size(1, 0)
     assert state.deal_view(1) == state.public_view()["deal"]
     assert "hand" in state.deal_view(1, 2) and "hand" not in state.deal_view(1)
+    for seat in range(game.seat_count):
+        hand = state.deal_view(1, seat)["hand"]
+        assert hand not in public  # never a hand in what everyone sees
+        others = [state.deal_view(1, s)["hand"] for s in range(game.seat_count) if s != seat]
+        mine = json.dumps(state.private_view(seat))
+        assert all(h not in mine for h in others)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=KEYS)
