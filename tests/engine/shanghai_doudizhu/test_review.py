@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from engine.cards import format_cards
+from engine.cards import Card, format_cards
 from engine.cli import main
 from engine.errors import EngineError
-from engine.shanghai_doudizhu.actions import Action
+from engine.shanghai_doudizhu.actions import Action, ActionKind
 from engine.shanghai_doudizhu.bots import HeuristicBot, play_deal
 from engine.shanghai_doudizhu.deal import Deal
 from engine.shanghai_doudizhu.record import Record, RecordError, replay
-from engine.shanghai_doudizhu.result import Factors
+from engine.shanghai_doudizhu.result import EscapeKind, Factors
 
 from .helpers import rig
 
@@ -175,3 +175,38 @@ def test_cli_escape_during_bidding_with_a_bid_of_3_is_malformed(
     one_line(err)
     status, data, _ = run(capsys, "escape", *G, "--seat", "1", "--kind", "active", "--bid", "2")
     assert status == 0 and data["points"] == [2, -7, 2, 2]
+
+
+# -- "deal.apply(action) checks legality and raises IllegalActionError that names the action"
+#    (STYLE.md); the bid is "1, 2 or 3", 摊打 and 打/不打 are yes or no ------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields"),
+    [
+        (ActionKind.BID, {"value": 4}),
+        (ActionKind.BID, {"value": 0}),
+        (ActionKind.OPEN, {"value": 3}),
+        (ActionKind.FIGHT, {"value": -1}),
+        (ActionKind.PASS, {"value": 2}),
+        (ActionKind.PLAY, {}),
+        (ActionKind.PASS, {"cards": (Card.parse("3H"),)}),
+        (ActionKind.PLAY, {"cards": (Card.parse("3H"),), "escape": EscapeKind.ACTIVE}),
+        (ActionKind.ESCAPE, {}),
+        (ActionKind.ESCAPE, {"escape": EscapeKind.ACTIVE, "system": True}),
+    ],
+)
+def test_an_action_that_no_record_could_hold_is_refused(
+    kind: ActionKind, fields: dict[str, Any]
+) -> None:
+    # bug: Action(ActionKind.OPEN, 0, 3) was applied as 摊打 (bool(3)) and Action(BID, 0, 4) as a
+    # bid of 4, leaving records that Record.loads then refused
+    with pytest.raises(EngineError):
+        Action(kind, 0, **fields)
+
+
+def test_a_bid_of_4_never_reaches_the_deal() -> None:
+    deal = rig({0: "3H"}, marked=(0, "3H"))
+    with pytest.raises(EngineError):
+        deal.apply(Action(ActionKind.BID, 0, 4))
+    assert deal.highest == 0 and deal.actions == []
