@@ -122,6 +122,12 @@ class Deal:
                 marked = (seat, self.hands[seat][0])
         if marked[0] not in SEATS or marked[1] not in self.hands[marked[0]]:
             raise EngineError(f"the marked card {marked[1]} is not in seat {marked[0]}'s hand")
+        sizes = [len(h) for h in self.hands]
+        if sizes != [HAND_SIZE] * 4 or len(self.kitty) != KITTY_SIZE:
+            raise EngineError(
+                f"a deal gives each seat {HAND_SIZE} cards and the kitty {KITTY_SIZE}, not "
+                f"{', '.join(map(str, sizes))} and {len(self.kitty)}"
+            )
         self.marked_seat, self.marked_card = marked
         self.first_bidder = self.marked_seat
         self.initial_hands: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in self.hands)

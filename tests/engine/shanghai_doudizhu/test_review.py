@@ -210,3 +210,35 @@ def test_a_bid_of_4_never_reaches_the_deal() -> None:
     with pytest.raises(EngineError):
         deal.apply(Action(ActionKind.BID, 0, 4))
     assert deal.highest == 0 and deal.actions == []
+
+
+# -- "2 full decks with jokers: 108 cards, every card exactly twice. Each seat gets 25 cards; 8
+#    form the kitty (底牌)." ----------------------------------------------------------------------
+
+
+def test_a_hand_made_deal_is_a_whole_deal_of_25_25_25_25_and_8() -> None:
+    # bug: hand-made deals (and so the hands header of a record) took hands of any size, so a
+    # record giving a seat 40 cards and the kitty none replayed as verified
+    full = rig()
+    hands = [list(full.hands[s]) for s in range(4)]
+    kitty = list(full.kitty)
+    hands[0] += kitty
+    with pytest.raises(EngineError, match="25"):
+        Deal(hands=hands, kitty=[], marked=(0, hands[0][0]))
+    with pytest.raises(EngineError, match="25"):
+        Deal(hands=[h[:24] for h in full.hands], kitty=kitty, marked=(0, full.hands[0][0]))
+    Deal(hands=full.hands, kitty=kitty, marked=(0, full.hands[0][0]))  # the whole deal is fine
+
+
+def test_replay_refuses_a_record_whose_hands_are_not_a_deal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    deal = rig()
+    data = json.loads(Record.from_deal(deal).dumps())
+    data["headers"]["hands"][0] += " " + data["headers"]["kitty"]
+    data["headers"]["kitty"] = ""
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    status, _, err = run(capsys, "replay", "--json", str(path))
+    assert status == 2 and "25" in err
+    one_line(err)
