@@ -89,6 +89,11 @@ class Deal:
             raise EngineError(f"huangfan must be 0 to {MAX_HUANGFAN}, not {huangfan}")
         if first_bidder is not None and first_bidder not in SEATS:
             raise EngineError(f"first_bidder must be a seat 0-3, not {first_bidder!r}")
+        if first_bidder is not None and rules.first_bidder is FirstBidder.MARKED_CARD:
+            raise EngineError(
+                "a first_bidder is given only under first_bidder=rotate; under marked_card the "
+                "marked card's holder bids first"
+            )
         self.seed = seed
         self.given_first_bidder = first_bidder
         self.rules = rules
@@ -120,6 +125,11 @@ class Deal:
             if marked is None:
                 seat = 0 if first_bidder is None else first_bidder
                 marked = (seat, self.hands[seat][0])
+            elif first_bidder is not None and marked[0] != first_bidder:
+                raise EngineError(
+                    f"under rotate the marked card is in the first bidder's hand (seat "
+                    f"{first_bidder}), not seat {marked[0]}'s"
+                )
         if marked[0] not in SEATS or marked[1] not in self.hands[marked[0]]:
             raise EngineError(f"the marked card {marked[1]} is not in seat {marked[0]}'s hand")
         sizes = [len(h) for h in self.hands]

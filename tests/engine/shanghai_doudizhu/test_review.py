@@ -22,6 +22,7 @@ from engine.shanghai_doudizhu.bots import HeuristicBot, play_deal
 from engine.shanghai_doudizhu.deal import Deal
 from engine.shanghai_doudizhu.record import Record, RecordError, replay
 from engine.shanghai_doudizhu.result import EscapeKind, Factors
+from engine.shanghai_doudizhu.rules import FirstBidder, Rules
 
 from .helpers import rig
 
@@ -242,3 +243,32 @@ def test_replay_refuses_a_record_whose_hands_are_not_a_deal(
     status, _, err = run(capsys, "replay", "--json", str(path))
     assert status == 2 and "25" in err
     one_line(err)
+
+
+# -- "option `first_bidder`: `marked_card` | `rotate` (the seat after the previous deal's first
+#    bidder starts ...; the marked card is a random card of that seat's hand)" --------------------
+
+
+def test_under_marked_card_the_holder_of_the_marked_card_bids_first() -> None:
+    # bug: Deal(first_bidder=2) (a record's first_bidder header) under first_bidder=marked_card
+    # let seat 2 bid first and drew the marked card from his hand, whoever the seed's draw named
+    with pytest.raises(EngineError, match="rotate"):
+        Deal(seed=5, first_bidder=2)
+    deal = Deal(seed=5, rules=Rules(first_bidder=FirstBidder.ROTATE), first_bidder=2)
+    assert deal.first_bidder == deal.marked_seat == 2
+
+
+def test_under_rotate_the_marked_card_is_in_the_first_bidders_hand() -> None:
+    # bug: a hand-made deal given first_bidder=1 and a marked card of seat 0 let seat 0 bid first
+    full = rig()
+    rotate = Rules(first_bidder=FirstBidder.ROTATE)
+    with pytest.raises(EngineError, match="first bidder"):
+        Deal(
+            hands=full.hands,
+            kitty=full.kitty,
+            marked=(0, full.hands[0][0]),
+            first_bidder=1,
+            rules=rotate,
+        )
+    deal = Deal(hands=full.hands, kitty=full.kitty, first_bidder=1, rules=rotate)
+    assert deal.first_bidder == deal.marked_seat == 1 and deal.turn == 1
