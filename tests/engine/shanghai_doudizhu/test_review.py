@@ -272,3 +272,137 @@ def test_under_rotate_the_marked_card_is_in_the_first_bidders_hand() -> None:
         )
     deal = Deal(hands=full.hands, kitty=full.kitty, first_bidder=1, rules=rotate)
     assert deal.first_bidder == deal.marked_seat == 1 and deal.turn == 1
+
+
+# -- Result and scoring, Escapes, Rating: every row and option through the referee CLI, worked by
+#    hand from the contract's formulas (checked right) -----------------------------------------
+
+_SCORE = ["--landlord", "1", "--bid"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "points", "rating"),
+    [
+        # 报到 打, farmers win: all 0; rating still moves, unless report_loss_rating=void
+        ([*_SCORE, "2", "--winner", "farmers", "--report", "play"], [0] * 4, [1, -3, 1, 1]),
+        (
+            [*_SCORE, "2", "--winner", "farmers", "--report", "play"]
+            + ["--report-loss-rating", "void"],
+            [0] * 4,
+            [0] * 4,
+        ),
+        # 报到 不打: b·D·2^(H+J), 双报到 ×2, never the 摊打 factor
+        ([*_SCORE, "2", "--winner", "landlord", "--report", "no_play"], [-2, 6, -2, -2], None),
+        (
+            [*_SCORE, "2", "--winner", "landlord", "--report", "double_no_play"],
+            [-4, 12, -4, -4],
+            None,
+        ),
+        (
+            [*_SCORE, "3", "--head-bid", "--open-hand", "--winner", "landlord"]
+            + ["--report", "no_play"],
+            [-4, 12, -4, -4],
+            [-1, 3, -1, -1],
+        ),
+        # per_set: 打 win ×2n: 4·2·(2·2) = 32
+        (
+            [*_SCORE, "3", "--head-bid", "--open-hand", "--winner", "landlord"]
+            + ["--report", "double_play", "--double-report", "per_set"],
+            [-32, 96, -32, -32],
+            None,
+        ),
+        # 荒番: flag and queue ×2 once, multiply ×2 per all-pass deal
+        ([*_SCORE, "1", "--winner", "landlord", "--redeals", "3"], [-2, 6, -2, -2], None),
+        (
+            [*_SCORE, "1", "--winner", "landlord", "--redeals", "3", "--huangfan", "queue"],
+            [-2, 6, -2, -2],
+            None,
+        ),
+        (
+            [*_SCORE, "1", "--winner", "landlord", "--redeals", "3", "--huangfan", "multiply"],
+            [-8, 24, -8, -8],
+            None,
+        ),
+        # farmers win with 荒番 + 标记王, base 5: 5·1·4 = 20
+        (
+            [*_SCORE, "1", "--winner", "farmers", "--redeals", "1", "--marked-joker"]
+            + ["--base", "5"],
+            [20, -60, 20, 20],
+            [1, -3, 1, 1],
+        ),
+    ],
+)
+def test_result_and_scoring_rows_through_the_cli(
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    points: list[int],
+    rating: list[int] | None,
+) -> None:
+    status, data, _ = run(capsys, "score", *G, *argv)
+    assert status == 0 and data["points"] == points
+    if rating is not None:
+        assert data["rating"] == rating
+
+
+@pytest.mark.parametrize(
+    ("argv", "points", "rating"),
+    [
+        # during the bidding: each other player b·g·2^(H+J), g = max(1, highest bid)
+        (["--seat", "2", "--kind", "disconnect"], [1, 1, -3, 1], [1, 1, -3, 1]),
+        (["--seat", "2", "--kind", "timeouts"], [1, 1, -3, 1], [1, 1, -3, 1]),
+        (["--seat", "2", "--kind", "active"], [1, 1, -4, 1], [1, 1, -3, 1]),
+        (
+            ["--seat", "2", "--kind", "active", "--bid", "2", "--redeals", "1", "--marked-joker"],
+            [8, 8, -27, 8],
+            [1, 1, -3, 1],
+        ),
+        # a farmer escapes: the landlord gets 3f of a landlord win, the farmers f of a farmers win
+        (
+            ["--seat", "2", "--kind", "timeouts", "--landlord", "0", "--bid", "2"],
+            [6, 2, -10, 2],
+            [3, 1, -1, 1],
+        ),
+        # the landlord escapes: each farmer gets his win, 2; ⌈1.1·6⌉ = 7
+        (
+            ["--seat", "0", "--kind", "active", "--landlord", "0", "--bid", "2"],
+            [-7, 2, 2, 2],
+            [-3, 1, 1, 1],
+        ),
+        # after 报到 打 a farmer's W is 0; the landlord's is 3·4·2·2 = 48; ⌈52.8⌉ = 53
+        (
+            ["--seat", "1", "--kind", "active", "--landlord", "0", "--bid", "3", "--head-bid"]
+            + ["--open-hand", "--report", "play"],
+            [48, -53, 0, 0],
+            [3, -1, 1, 1],
+        ),
+        (
+            ["--seat", "0", "--kind", "timeouts", "--landlord", "0", "--bid", "3", "--head-bid"]
+            + ["--open-hand", "--report", "double_play"],
+            [0, 0, 0, 0],
+            [-3, 1, 1, 1],
+        ),
+        # S = 12: ceil pays 14, half_up 13, once on the total
+        (
+            ["--seat", "0", "--kind", "active", "--landlord", "0", "--bid", "1", "--base", "4"],
+            [-14, 4, 4, 4],
+            [-3, 1, 1, 1],
+        ),
+        (
+            ["--seat", "0", "--kind", "active", "--landlord", "0", "--bid", "1", "--base", "4"]
+            + ["--active-escape-rounding", "half_up"],
+            [-13, 4, 4, 4],
+            [-3, 1, 1, 1],
+        ),
+        (
+            ["--seat", "0", "--kind", "active", "--landlord", "0", "--bid", "1", "--base", "4"]
+            + ["--active-escape-percent", "150"],
+            [-18, 4, 4, 4],
+            [-3, 1, 1, 1],
+        ),
+    ],
+)
+def test_escape_rows_through_the_cli(
+    capsys: pytest.CaptureFixture[str], argv: list[str], points: list[int], rating: list[int]
+) -> None:
+    status, data, _ = run(capsys, "escape", *G, *argv)
+    assert status == 0 and data["points"] == points and data["rating"] == rating
