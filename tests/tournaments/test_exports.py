@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -123,3 +124,19 @@ def test_meet_csv_escapes_unit_names(played) -> None:
     rows = _csv(f"/meets/{played.meet.slug}/standings.csv")
     assert {r["unit"] for r in rows} == {"'@单位", "'-单位"}
     assert all(float(r["points"]) >= 0 for r in rows)
+
+
+def test_every_spreadsheet_writer_is_the_shared_one() -> None:
+    """A CSV or XLSX written anywhere else would skip the escaping: only tournaments/exports.py
+    writes them (tournaments/importing.py only reads)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    writers = re.compile(r"csv\.writer\(|DictWriter\(|Workbook\(|openpyxl\.Workbook|xlsxwriter")
+    found = [
+        str(path.relative_to(root))
+        for app in ("accounts", "config", "engine", "games", "tournaments")
+        for path in (root / app).rglob("*.py")
+        if writers.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == ["tournaments/exports.py"]
