@@ -7,11 +7,7 @@ from config import converters  # noqa: F401  (registers <id:...>)
 app_name = "accounts"
 
 urlpatterns = [
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="accounts/login.html"),
-        name="login",
-    ),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("code/", views.code_login, name="code_login"),
     path("me/", views.me, name="me"),

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,11 +20,34 @@ from django.views.decorators.http import require_http_methods
 from accounts import selectors, services
 from accounts.forms import CodeForm
 from config.exceptions import ApplicationError
-from tournaments.models import Team
+from tournaments.models import Event, Team
 
 
 def _client(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def _organized_events(user: Any) -> QuerySet[Event]:
+    """The events whose dashboard ``user`` may open (every event for a superuser), newest first."""
+    if not user.is_authenticated:
+        return Event.objects.none()
+    events = Event.objects.select_related("meet")
+    if not getattr(user, "is_superuser", False):
+        events = events.filter(organizers=user)
+    return events.order_by("-created_at", "-id")
+
+
+def _landing(user: Any) -> str:
+    """Where a login leads: the dashboard of the one event a user organizes that is not over,
+    else their page (which links every dashboard of theirs)."""
+    open_events = list(
+        _organized_events(user)
+        .exclude(status=Event.Status.FINISHED)
+        .values_list("pk", flat=True)[:2]
+    )
+    if len(open_events) == 1:
+        return reverse("tournaments:dashboard", args=[open_events[0]])
+    return reverse("accounts:me")
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -29,7 +56,22 @@ def _next_url(request: HttpRequest) -> str:
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
-    return reverse("accounts:me")
+    return _landing(request.user)
+
+
+def _display_name(user: Any) -> str:
+    """The player's name for a greeting, else the username."""
+    player = selectors.player_of_user(user=user)
+    return player.name if player is not None else user.get_username()
+
+
+class LoginView(auth_views.LoginView):
+    """Password login; without a ``next`` an organizer lands on their event's dashboard."""
+
+    template_name = "accounts/login.html"
+
+    def get_default_redirect_url(self) -> str:
+        return _landing(self.request.user)
 
 
 @require_http_methods(["GET", "POST"])
@@ -47,7 +89,7 @@ def code_login(request: HttpRequest) -> HttpResponse:
                 form.add_error("code", error.message)
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-                messages.success(request, _("Welcome, %(name)s.") % {"name": user.get_username()})
+                messages.success(request, _("Welcome, %(name)s.") % {"name": _display_name(user)})
                 return redirect(_next_url(request))
         status = 400
     else:
@@ -73,6 +115,8 @@ def me(request: HttpRequest) -> HttpResponse:
             "current_table": selectors.user_current_table(user=user),
             "tables": selectors.user_tables(user=user)[:10],
             "teams": selectors.organizer_teams(user=user),
+            "events": _organized_events(user)[:20],
+            "display_name": _display_name(user),
         },
     )
 

@@ -29,6 +29,7 @@ import os
 import secrets
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,8 @@ class Figures:
     matches_still_moving: int = 0
     deals_played: int = 0
     actions: int = 0
+    broker_messages_published: int = 0
+    broker_messages_left: int = 0
     verify_records_ok: bool = False
     verify_records: str = ""
     lost: int = 0
@@ -291,6 +294,14 @@ def main(argv: list[str] | None = None) -> int:
         for proc in procs:
             proc.stop()
 
+    with sqlite3.connect(folder / "broker.sqlite3") as broker:
+        # AUTOINCREMENT ids are never reused: the last one counts every message ever published.
+        row = broker.execute(
+            "SELECT seq FROM sqlite_sequence WHERE name = 'luzi_message'"
+        ).fetchone()
+        figures.broker_messages_published = int(row[0]) if row else 0
+        left = broker.execute("SELECT count(*) FROM luzi_message").fetchone()
+        figures.broker_messages_left = int(left[0])
     worker_log = worker.log.read_text(errors="replace")
     figures.worker_critical_lines = sum(
         1 for line in worker_log.splitlines() if "CRITICAL" in line or "Unrecoverable" in line
@@ -325,6 +336,8 @@ def report(figures: Figures) -> None:
         "matches_still_moving",
         "rounds_completed",
         "actions",
+        "broker_messages_published",
+        "broker_messages_left",
         "worker_restarts",
         "web_restarts",
         "worker_deaths_unplanned",

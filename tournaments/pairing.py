@@ -41,8 +41,8 @@ STRETCH_FACTOR = 8
 #: A stretch of the standings up to this size gets a matching over all its pairs; a longer one
 #: over the pairs of near neighbours and of each team's nearest good partners.
 COMPLETE_SEGMENT_MAX = 16
-#: How many near neighbours (and nearest good partners) each team gets in a long stretch, at the
-#: first stage; each later stage adds as many again.
+#: How many near neighbours (and nearest good partners) each team gets in a long stretch; twice
+#: as many partners it has not met are drawn from anywhere in the stretch.
 NEIGHBOURS = 4
 
 
@@ -139,8 +139,8 @@ def swiss_pair(teams: Sequence[PairingTeam]) -> Draw:
     bye: int | None = None
     if n > EXACT_MAX_TEAMS:
         floor = _least_same_unit(pool, bye_ranks)
-        for stage, window in enumerate(WINDOWS, start=1):
-            pairs, bye = _pair_by_stretches(pool, bye_ranks, window, NEIGHBOURS * stage)
+        for window in WINDOWS:
+            pairs, bye = _pair_by_stretches(pool, bye_ranks, window, NEIGHBOURS)
             counts = _counts(pool, pairs)
             if counts == (0, floor):
                 break
@@ -285,8 +285,8 @@ def _near_edges(
 ) -> Iterator[tuple[int, int, int]]:
     """Yield the weighted pairs of each place with its ``neighbours`` next places, and with its
     ``neighbours`` nearest partners above and below that it has not met, as many of those that
-    are not of its unit either, and up to ``neighbours`` partners it has not met drawn anywhere
-    in the stretch (deterministically)."""
+    are not of its unit either, and up to ``2 * neighbours`` partners it has not met drawn
+    anywhere in the stretch (deterministically)."""
     seen: set[tuple[int, int]] = set()
     rng = random.Random(hi * len(pool) + lo)
     for i in range(lo, hi):
@@ -311,7 +311,7 @@ def _near_edges(
         # A few partners it has not met from anywhere in the stretch, drawn by a generator seeded
         # by the stretch: enough for a perfect matching without rematch where the nearest
         # partners of many teams are the same few (a random graph of this degree has one).
-        for j in rng.sample(range(lo, hi), min(neighbours, hi - lo)):
+        for j in rng.sample(range(lo, hi), min(2 * neighbours, hi - lo)):
             if j != i and not _rematch(a, pool[j]):
                 seen.add((min(i, j), max(i, j)))
     for i, j in sorted(seen):

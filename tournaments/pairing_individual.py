@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -36,8 +36,9 @@ __all__ = [
 #: Fields up to this many seated players are grouped by an exhaustive search: the least repeated
 #: tablemates, then the least same-unit tablemates, then the least moves from standing order.
 EXACT_MAX_PLAYERS = 12
-#: Larger fields: a player may swap with a player of a table up to this many tables away.
-REPAIR_TABLES = 8
+#: Larger fields: a player may swap with a player of a table up to this many tables away; first
+#: the nearer reach until no swap helps, then the farther.
+REPAIR_TABLES = (4, 32)
 
 
 class Fill(StrEnum):
@@ -95,8 +96,10 @@ def individual_swiss(
     whenever a grouping allows it, then players of one unit; within that, players stay as near
     their place as they can. Up to ``EXACT_MAX_PLAYERS`` seated players this is exact (an
     exhaustive search). Above, the tables in standing order are repaired by swapping two players
-    of tables up to ``REPAIR_TABLES`` apart, nearest first, while a swap lowers the repeated
-    tablemates (or, as many, the same-unit ones): at the end no such swap lowers them.
+    of tables up to 4 and then up to 32 apart (``REPAIR_TABLES``), nearest first, while a swap
+    lowers the repeated tablemates (or, as many, the same-unit ones): at the end no swap of
+    tables up to 32 apart lowers them (or the draw has no repeat and the fewest same-unit pairs
+    that spreading each unit evenly allows).
 
     Each table's seats go to its players so that they sit the fewest times in a seat they have
     sat in before, then the fewest in the seat of their last round: four players who meet four
@@ -198,62 +201,98 @@ def _repaired(seated: list[PairingPlayer], caps: list[int]) -> list[list[int]]:
     groups: list[list[int]] = [[] for _ in caps]
     for i, t in enumerate(block):
         groups[t].append(i)
+    index = {p.id: i for i, p in enumerate(seated)}
+    # Who met whom, both ways, by place; units by place (None: no unit, never a conflict).
+    met: list[set[int]] = [set() for _ in seated]
+    for i, player in enumerate(seated):
+        for other in player.tablemates:
+            j = index.get(other)
+            if j is not None and j != i:
+                met[i].add(j)
+                met[j].add(i)
+    unit = [p.unit for p in seated]
+    units = [Counter(unit[i] for i in group if unit[i] is not None) for group in groups]
 
-    def against(i: int, group: list[int], without: int) -> tuple[int, int]:
-        r = s = 0
-        for j in group:
-            if j != i and j != without:
-                dr, ds = _conflict(seated[i], seated[j])
-                r += dr
-                s += ds
-        return r, s
+    def repeats(i: int, group: list[int], without: int) -> int:
+        return sum(1 for j in group if j != without and j in met[i])
 
-    improved = True
-    while improved:
-        improved = False
-        for t in range(len(groups)):
-            for p in list(groups[t]):
-                if p not in groups[t]:
+    def same(i: int, table: int, without: int) -> int:
+        if unit[i] is None:
+            return 0
+        # ``i`` sits at ``table`` (then ``without`` is ``i``) or would take the seat of ``without``
+        return units[table][unit[i]] - (unit[without] == unit[i])
+
+    # (repeats, same unit) of the whole draw: each pair counted from both sides
+    total = [
+        sum(repeats(p, group, p) for group in groups for p in group) // 2,
+        sum(same(p, t, p) for t, group in enumerate(groups) for p in group) // 2,
+    ]
+    floor = _least_same_unit(unit, caps)
+
+    def swap_for(
+        p: int, t: int, here: tuple[int, int], reach: int
+    ) -> tuple[int, int, int, int] | None:
+        """(table, player, change of repeats, of same unit) of the nearest helpful swap."""
+        for distance in range(1, reach + 1):
+            for u in (t + distance, t - distance):
+                if not 0 <= u < len(groups):
                     continue
-                here = against(p, groups[t], p)
-                if here == (0, 0):
-                    continue
-                swap = _find_swap(p, t, here, groups, against)
-                if swap is not None:
-                    u, q = swap
+                for q in sorted(groups[u], key=lambda q: abs(q - p)):
+                    # the units of p and q in the other's table, minus what they leave
+                    d_same = same(p, u, q) + same(q, t, p) - here[1] - same(q, u, q)
+                    r_q = repeats(q, groups[u], q)
+                    if here[0] + r_q == 0 and d_same >= 0:
+                        continue  # no repeat to lose, no unit to gain
+                    d_rep = repeats(p, groups[u], q) + repeats(q, groups[t], p) - here[0] - r_q
+                    if (d_rep, d_same) < (0, 0):
+                        return u, q, d_rep, d_same
+        return None
+
+    for reach in REPAIR_TABLES:
+        improved = True
+        while improved:
+            improved = False
+            for t in range(len(groups)):
+                for p in list(groups[t]):
+                    if p not in groups[t]:
+                        continue
+                    here = (repeats(p, groups[t], p), same(p, t, p))
+                    if here == (0, 0):
+                        continue
+                    if total == [0, floor]:  # nothing left that can be lowered
+                        return _sorted(groups)
+                    found = swap_for(p, t, here, reach)
+                    if found is None:
+                        continue
+                    u, q, d_rep, d_same = found
                     groups[t][groups[t].index(p)] = q
                     groups[u][groups[u].index(q)] = p
+                    for table, gone, come in ((t, p, q), (u, q, p)):
+                        if unit[gone] is not None:
+                            units[table][unit[gone]] -= 1
+                        if unit[come] is not None:
+                            units[table][unit[come]] += 1
+                    total[0] += d_rep
+                    total[1] += d_same
                     improved = True
+    return _sorted(groups)
+
+
+def _sorted(groups: list[list[int]]) -> list[list[int]]:
     for group in groups:
         group.sort()
     return groups
 
 
-def _find_swap(
-    p: int,
-    t: int,
-    here: tuple[int, int],
-    groups: list[list[int]],
-    count: Callable[[int, list[int], int], tuple[int, int]],
-) -> tuple[int, int] | None:
-    """Return (table, player) of the nearest swap for ``p`` at table ``t`` that lowers (repeats,
-    same unit) of the two tables, or None; ``count(i, group, without)`` gives the conflicts of
-    ``i`` with ``group`` but ``without``."""
-    for distance in range(1, REPAIR_TABLES + 1):
-        for u in (t + distance, t - distance):
-            if not 0 <= u < len(groups):
-                continue
-            for q in sorted(groups[u], key=lambda q: abs(q - p)):
-                there = count(q, groups[u], q)
-                after_p = count(p, groups[u], q)
-                after_q = count(q, groups[t], p)
-                delta = (
-                    after_p[0] + after_q[0] - here[0] - there[0],
-                    after_p[1] + after_q[1] - here[1] - there[1],
-                )
-                if delta < (0, 0):
-                    return u, q
-    return None
+def _least_same_unit(unit: list[int | None], caps: list[int]) -> int:
+    """Return a lower bound of the pairs of tablemates of one unit: each unit spread as evenly
+    as the tables allow."""
+    tables = len(caps)
+    least = 0
+    for count in Counter(u for u in unit if u is not None).values():
+        each, more = divmod(count, tables)
+        least += more * (each + 1) * each // 2 + (tables - more) * each * (each - 1) // 2
+    return least
 
 
 def _seat(group: list[PairingPlayer], table_size: int) -> SeatedTable:

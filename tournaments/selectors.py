@@ -279,10 +279,16 @@ def event_unit_standings(*, event: Event) -> list[UnitStanding]:
 
 
 def meet_unit_standings(
-    *, meet: Meet, user: AbstractBaseUser | AnonymousUser | None = None
+    *,
+    meet: Meet,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    finished_only: bool = False,
 ) -> list[MeetStanding]:
-    """Return the meet's unit leaderboard: placement points over its (visible) events."""
+    """Return the meet's unit leaderboard: placement points over its (visible) events; with
+    ``finished_only`` an event gives placement points only once it has finished."""
     events = Event.objects.filter(meet=meet)
+    if finished_only:
+        events = events.filter(status=Event.Status.FINISHED)
     if user is not None:
         events = events.filter(pk__in=events_visible_to(user).values("pk"))
     rankings: dict[int, list[tuple[int, int | None]]] = {}

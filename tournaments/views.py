@@ -32,6 +32,7 @@ from tournaments.selectors import (
     round_tables,
 )
 from tournaments.services import event_is_organizer
+from tournaments.sorting import natural_key
 
 
 def _event(request: HttpRequest, pk: int) -> Event:
@@ -44,7 +45,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
-    teams = list(event_teams(event=event))
+    teams = sorted(
+        event_teams(event=event),
+        key=lambda team: (natural_key(team.unit.name if team.unit else ""), natural_key(team.name)),
+    )
     return render(
         request,
         "tournaments/event_detail.html",
@@ -68,7 +72,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tables = list(round_tables(round=round))
     by_team = sorted(
         [(p.team_a, p, "A") for p in tables] + [(p.team_b, p, "B") for p in tables],
-        key=lambda item: item[0].name,
+        key=lambda item: natural_key(item[0].name),
     )
     return render(
         request,
@@ -264,10 +268,21 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     rows = [r for r in standings_rows_fresh(event, "player") if r["player_id"] == player]
     tallies = (
         PlayerTally.objects.filter(event=event, player_id=player)
-        .select_related("tally__pairing__round")
+        .select_related("tally__pairing__round", "tally__pairing__table")
         .order_by("tally__pairing__round__number")
     )
     units = Unit.objects.filter(memberships__player_id=player)
+    live = (
+        Pairing.objects.filter(
+            round__event=event,
+            round__status="running",
+            table__mode="online",
+            table__seats__player_id=player,
+            table__status="playing",
+        )
+        .select_related("round")
+        .first()
+    )
     return render(
         request,
         "tournaments/player_detail.html",
@@ -278,6 +293,7 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
             "row": rows[0] if rows else None,
             "tallies": tallies,
             "units": units,
+            "live": live,
         },
     )
 
@@ -287,7 +303,8 @@ def _meet_rows(request: HttpRequest, slug: str) -> tuple[Meet, list[Event], list
     events = list(events_visible_to(request.user).filter(meet=meet).order_by("name"))
     if not events:
         raise Http404("No visible event in this meet.")
-    rows = meet_unit_standings(meet=meet, user=request.user)
+    # Only a finished event gives placement points: a running one's order is not a placement.
+    rows = meet_unit_standings(meet=meet, user=request.user, finished_only=True)
     names = dict(Unit.objects.filter(pk__in=[r.unit for r in rows]).values_list("pk", "name"))
     event_names = {e.pk: e.name for e in events}
     return (
@@ -296,13 +313,24 @@ def _meet_rows(request: HttpRequest, slug: str) -> tuple[Meet, list[Event], list
         [
             {
                 "rank": r.rank,
+                "tied": r.tied,
                 "unit": names.get(r.unit, ""),
                 "points": r.points,
-                "places": [(event_names.get(e, ""), place) for e, place in r.places],
+                "places": _places_by_event(r.places, event_names),
             }
             for r in rows
         ],
     )
+
+
+def _places_by_event(
+    places: tuple[tuple[int, int], ...], event_names: dict[int, str]
+) -> list[tuple[str, list[int]]]:
+    """A unit's places grouped by event, each event named once: [("团体赛", [1, 3])]."""
+    grouped: dict[int, list[int]] = {}
+    for event, place in places:
+        grouped.setdefault(event, []).append(place)
+    return [(event_names.get(e, ""), sorted(p)) for e, p in grouped.items()]
 
 
 def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -315,6 +343,7 @@ def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "events": events,
             "rows": rows,
             "placement_points": meet.placement_points,
+            "finished": sum(e.status == Event.Status.FINISHED for e in events),
         },
     )
 
@@ -330,7 +359,10 @@ def meet_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 row["rank"],
                 row["unit"],
                 row["points"],
-                "; ".join(f"{name} #{place}" for name, place in row["places"]),
+                "; ".join(
+                    f"{name} " + ", ".join(f"#{p}" for p in places)
+                    for name, places in row["places"]
+                ),
             ]
             for row in rows
         ),

@@ -55,6 +55,33 @@ class Action:
     escape: EscapeKind | None = None
     system: bool = False
 
+    def __post_init__(self) -> None:
+        """Refuse an action no record could hold; raises :class:`InvalidNotationError`."""
+        kind = self.kind
+        if not isinstance(kind, ActionKind):
+            raise InvalidNotationError(f"unknown action kind {kind!r}")
+        value = self.value
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidNotationError(f"value must be an integer, not {value!r}")
+        if kind is ActionKind.BID:
+            if value not in (1, 2, 3):
+                raise InvalidNotationError(f"a bid is 1, 2 or 3, not {value!r}")
+        elif kind in _CHOICES:
+            if value not in (0, 1):
+                raise InvalidNotationError(f"a {kind.value} is 1 (yes) or 0 (no), not {value!r}")
+        elif value != 0:
+            raise InvalidNotationError(f"a {kind.value} has no value, not {value!r}")
+        if self.cards and kind not in (ActionKind.PLAY, ActionKind.REPORT):
+            raise InvalidNotationError(f"a {kind.value} has no cards")
+        if kind is ActionKind.PLAY and not self.cards:
+            raise InvalidNotationError("a play needs cards")
+        if (kind is ActionKind.ESCAPE) != (self.escape is not None):
+            raise InvalidNotationError(
+                "an escape names its kind (disconnect, timeouts or active); no other action does"
+            )
+        if self.system and kind is ActionKind.ESCAPE:
+            raise InvalidNotationError("an escape is never a system action")
+
     @classmethod
     def bid(cls, seat: int, value: int, system: bool = False) -> Action:
         """Bid ``value`` (1, 2 or 3)."""

@@ -32,6 +32,7 @@ from engine.shanghai_doudizhu.record import (
     replay_match,
 )
 from engine.shanghai_doudizhu.result import (
+    MAX_HUANGFAN,
     DealResult,
     EscapeKind,
     Factors,
@@ -197,6 +198,10 @@ def _huangfan(args: argparse.Namespace, rules: Rules) -> int:
     if args.redeals < 0:
         raise CommandError(f"--redeals must be 0 or more, not {args.redeals}")
     if rules.huangfan is Huangfan.MULTIPLY:
+        if args.redeals > MAX_HUANGFAN:
+            raise CommandError(
+                f"--redeals under --huangfan multiply is at most {MAX_HUANGFAN}, not {args.redeals}"
+            )
         return int(args.redeals)
     return 1 if args.redeals else 0
 
@@ -276,6 +281,8 @@ def _escape(args: argparse.Namespace) -> int:
     if args.landlord is None:
         if args.head_bid or args.open_hand or args.report is not None:
             raise CommandError("without --landlord the escape came during the bidding")
+        if args.bid == 3:
+            raise CommandError("a bid of 3 ends the bidding at once: give --landlord")
         factors = _factors(args, rules, args.bid or 0, None)
     else:
         if args.bid is None:

@@ -33,6 +33,7 @@ from engine.shanghai_doudizhu.actions import Action, ActionKind
 from engine.shanghai_doudizhu.legal import Shape, legal_plays, legal_shapes, report_sets
 from engine.shanghai_doudizhu.plays import Play, card_power, classify
 from engine.shanghai_doudizhu.result import (
+    MAX_HUANGFAN,
     SEATS,
     DealResult,
     EscapeKind,
@@ -84,10 +85,15 @@ class Deal:
         kitty: Sequence[Card] = (),
         marked: tuple[int, Card] | None = None,
     ) -> None:
-        if huangfan < 0:
-            raise EngineError(f"huangfan must be 0 or more, not {huangfan}")
+        if not 0 <= huangfan <= MAX_HUANGFAN:
+            raise EngineError(f"huangfan must be 0 to {MAX_HUANGFAN}, not {huangfan}")
         if first_bidder is not None and first_bidder not in SEATS:
             raise EngineError(f"first_bidder must be a seat 0-3, not {first_bidder!r}")
+        if first_bidder is not None and rules.first_bidder is FirstBidder.MARKED_CARD:
+            raise EngineError(
+                "a first_bidder is given only under first_bidder=rotate; under marked_card the "
+                "marked card's holder bids first"
+            )
         self.seed = seed
         self.given_first_bidder = first_bidder
         self.rules = rules
@@ -119,8 +125,19 @@ class Deal:
             if marked is None:
                 seat = 0 if first_bidder is None else first_bidder
                 marked = (seat, self.hands[seat][0])
+            elif first_bidder is not None and marked[0] != first_bidder:
+                raise EngineError(
+                    f"under rotate the marked card is in the first bidder's hand (seat "
+                    f"{first_bidder}), not seat {marked[0]}'s"
+                )
         if marked[0] not in SEATS or marked[1] not in self.hands[marked[0]]:
             raise EngineError(f"the marked card {marked[1]} is not in seat {marked[0]}'s hand")
+        sizes = [len(h) for h in self.hands]
+        if sizes != [HAND_SIZE] * 4 or len(self.kitty) != KITTY_SIZE:
+            raise EngineError(
+                f"a deal gives each seat {HAND_SIZE} cards and the kitty {KITTY_SIZE}, not "
+                f"{', '.join(map(str, sizes))} and {len(self.kitty)}"
+            )
         self.marked_seat, self.marked_card = marked
         self.first_bidder = self.marked_seat
         self.initial_hands: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in self.hands)

@@ -26,7 +26,7 @@ from engine.errors import EngineError, IllegalActionError
 from engine.shanghai_doudizhu.actions import Action
 from engine.shanghai_doudizhu.deal import Deal
 from engine.shanghai_doudizhu.match import Match
-from engine.shanghai_doudizhu.result import SEATS
+from engine.shanghai_doudizhu.result import MAX_HUANGFAN, SEATS
 from engine.shanghai_doudizhu.rules import DEFAULT_RULES, RULES_VERSION, Rules
 
 __all__ = [
@@ -130,8 +130,8 @@ class Headers:
             if not isinstance(value, (int, str)) or isinstance(value, bool):
                 raise RecordError(f"header {name}: {value!r} is neither a number nor a string")
         huangfan = _int(data, "huangfan", 0)
-        if huangfan < 0:
-            raise RecordError(f"header huangfan: {huangfan} is negative")
+        if not 0 <= huangfan <= MAX_HUANGFAN:
+            raise RecordError(f"header huangfan: {huangfan} is not 0 to {MAX_HUANGFAN}")
         first = data.get("first_bidder")
         if first is not None and not _is_seat(first):
             raise RecordError(f"header first_bidder: {first!r} is not a seat (0-3) or null")
@@ -317,11 +317,17 @@ def _check_result(deal: Deal, stored: dict[str, Any] | None, where: str = "") ->
         )
     replayed = deal.result.to_json()
     if replayed != stored:
-        keys = sorted(k for k in set(replayed) | set(stored) if replayed.get(k) != stored.get(k))
-        key = keys[0]
+        missing = object()
+        key = min(
+            str(k)
+            for k in set(replayed) | set(stored)
+            if replayed.get(k, missing) != stored.get(k, missing)
+        )
+        in_record = repr(stored[key]) if key in stored else "missing"
+        when_replayed = repr(replayed[key]) if key in replayed else "missing"
         raise ReplayError(
-            f"{where}the stored result differs from the replay: {key} is {stored.get(key)!r} "
-            f"in the record but {replayed.get(key)!r} when replayed"
+            f"{where}the stored result differs from the replay: {key} is {in_record} "
+            f"in the record but {when_replayed} when replayed"
         )
 
 

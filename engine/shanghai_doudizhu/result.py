@@ -26,6 +26,7 @@ from engine.shanghai_doudizhu.rules import (
 )
 
 __all__ = [
+    "MAX_HUANGFAN",
     "SEATS",
     "DealResult",
     "EscapeKind",
@@ -39,6 +40,10 @@ __all__ = [
 
 #: The four seats, in play order.
 SEATS = range(4)
+
+#: The largest H (荒番) accepted: ``huangfan=multiply`` counts all-pass deals in a row, and 2^H
+#: must stay a number one can print.
+MAX_HUANGFAN = 1000
 
 
 class Outcome(enum.Enum):
@@ -85,6 +90,8 @@ class Factors:
             raise EngineError("摊打 happens only in a 头撂 deal")
         if self.huangfan < 0 or self.reported < 0:
             raise EngineError("荒番 and 报到 counts are 0 or more")
+        if self.huangfan > MAX_HUANGFAN:
+            raise EngineError(f"huangfan (荒番) is at most {MAX_HUANGFAN}, not {self.huangfan}")
 
     @property
     def doubling(self) -> int:

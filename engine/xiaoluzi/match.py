@@ -99,7 +99,11 @@ class Match:
         return self._rng.getrandbits(63)
 
     def start_deal(self, *, hands: Sequence[Sequence[Card] | str] | None = None) -> Deal:
-        """Deal the next deal; raises when the match is over or a deal is being played."""
+        """Deal the next deal; raises when the match is over or a deal is being played.
+
+        ``hands`` replaces the seeded deal (tests, puzzles): such a deal is hand-made, and a
+        match holding one does not replay from its records (a match deals from its seed).
+        """
         if self.over:
             raise IllegalActionError(f"the match is over ({self.end.value if self.end else ''})")
         if self.deal is not None:

@@ -207,12 +207,15 @@ class Record:
 
     def new_deal(self) -> Deal:
         """The deal as the headers start it, before any action: from the stored hands of a
-        hand-made deal, else from the seed, whose hands must be the stored ones.
+        hand-made deal, else from the seed, whose hands must be the stored ones; a deal that
+        names its match (``match_seed``) must be that match's deal of its number.
 
         Raises :class:`RecordError` when the headers start no deal and :class:`ReplayError`
-        when the stored hands are not what the seed deals.
+        when the stored hands are not what the seed deals or the deal is not the match's.
         """
         h = self.headers
+        if h.match_seed is not None:
+            _check_match_deal(h)
         try:
             deal = Deal(seed=h.seed, rules=h.rules, hands=h.hands if h.hand_made else None)
         except EngineError as exc:
@@ -263,6 +266,26 @@ class Record:
         except json.JSONDecodeError as exc:
             raise RecordError(f"not JSON: {exc}") from None
         return cls.from_json(data)
+
+
+def _check_match_deal(headers: Headers) -> None:
+    """Raise :class:`ReplayError` unless the deal is the one its match deals as its number."""
+    number, rules = headers.number, headers.rules
+    if headers.hand_made:
+        raise ReplayError("a hand-made deal is not one a match deals from its seed")
+    if number > rules.deals_per_match:
+        raise ReplayError(
+            f"header deal is {number}, past the match's {rules.deals_per_match} deals"
+        )
+    match = Match(seed=headers.match_seed if headers.match_seed is not None else 0, rules=rules)
+    seed = 0
+    for _ in range(number):
+        seed = match.next_seed()
+    if headers.seed != seed:
+        raise ReplayError(
+            f"header seed is {headers.seed!r} but match {headers.match_seed!r} deals deal "
+            f"{number} from seed {seed!r}"
+        )
 
 
 def _check_hands(deal: Deal, headers: Headers, where: str = "") -> None:

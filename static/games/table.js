@@ -15,6 +15,7 @@
   var socketUp = false; // whether the WebSocket is open (else the page is away from the table)
   var bySuit = false;
   var verdict = null; // the server's last answer for the current selection
+  var notice = ""; // why the last action did not go through (kept above the next verdict)
   var checkTimer = null;
   var checkToken = 0;
   var sending = false;
@@ -463,11 +464,11 @@
       var before = selected.length;
       keepSelection(oldTokens, oldDeal);
       if (selected.length !== before) verdict = null;
-      if (!selected.length) hideHints();
+      hideHints(); // its plays were those of the old hand
     }
     if (oldKey !== [state.deal_number, state.seq].join(":")) {
       verdict = null;
-      if (selected.length) scheduleCheck();
+      if (selected.length) scheduleCheck(true);
     }
     document.body.dataset.seq = state.seq;
     document.body.dataset.deal = state.deal_number;
@@ -490,11 +491,12 @@
     return selected.map(function (i) { return tokens[i]; }).join(" ");
   }
 
-  function scheduleCheck() {
+  function scheduleCheck(keepNotice) {
     clearTimeout(checkTimer);
     verdict = null;
+    if (!keepNotice) notice = "";
+    setMessage(notice, notice ? "bad" : ""); // the last word was about another selection
     if (!selected.length) {
-      setMessage("");
       drawControls();
       return;
     }
@@ -516,6 +518,7 @@
   function check() {
     var token = ++checkToken;
     var cards = selectedCards();
+    if (!cards) return; // the selection went meanwhile (the cards were played)
     post(config.checkUrl, { cards: cards }).then(function (r) {
       if (token !== checkToken) return;
       if (r.status !== 200) {
@@ -523,7 +526,7 @@
       } else {
         verdict = r.data;
       }
-      setMessage(verdict.message, verdict.ok ? "ok" : "bad");
+      setMessage((notice ? notice + " " : "") + verdict.message, verdict.ok ? "ok" : "bad");
       drawControls();
     }).catch(function () { setMessage(T.offline, "bad"); });
   }
@@ -588,6 +591,8 @@
   function send(action, cards) {
     if (sending || !state) return;
     sending = true;
+    clearTimeout(checkTimer); // a check answered after this action would speak of the past
+    checkToken += 1;
     drawControls();
     var body = { action: action, cards: cards || "", seq: state.seq };
     if (state.deal_number) body.deal = state.deal_number;
@@ -596,12 +601,13 @@
       if (r.status === 200) {
         selected = [];
         verdict = null;
+        notice = "";
         hideHints();
         setMessage("");
         render(r.data);
       } else {
         var text = r.data.detail || T.serverError;
-        if (r.status === 409) text = T.stale;  // the selection stays while its cards are held
+        if (r.status === 409) notice = text = T.stale;  // the selection stays while held
         setMessage(text, "bad");
         if (r.status === 409) resync();
       }

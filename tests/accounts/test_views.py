@@ -84,3 +84,46 @@ def test_logout_is_a_post(client: Client) -> None:
     response = client.post(reverse("accounts:logout"))
     assert response.status_code == 302
     assert "_auth_user_id" not in client.session
+
+
+def test_an_organizer_lands_on_the_dashboard_of_their_event(client: Client) -> None:
+    # Issue 15: after logging in, an organizer lands on their dashboard.
+    from tests.tournaments.factories import EventFactory
+    from tournaments.services import event_organizer_add
+
+    organizer = UserFactory(username="org")
+    event = EventFactory()
+    event_organizer_add(event=event, user=organizer)
+    response = client.post(
+        reverse("accounts:login"), {"username": "org", "password": "correct horse battery"}
+    )
+    assert response["Location"] == reverse("tournaments:dashboard", args=[event.pk])
+    # With two events they choose on their page, which links both dashboards.
+    other = EventFactory()
+    event_organizer_add(event=other, user=organizer)
+    client.logout()
+    response = client.post(
+        reverse("accounts:login"), {"username": "org", "password": "correct horse battery"}
+    )
+    assert response["Location"] == reverse("accounts:me")
+    page = client.get(reverse("accounts:me")).content.decode()
+    for e in (event, other):
+        assert reverse("tournaments:dashboard", args=[e.pk]) in page
+    # An explicit next still wins.
+    client.logout()
+    response = client.post(
+        reverse("accounts:login") + "?next=/events/",
+        {"username": "org", "password": "correct horse battery", "next": "/events/"},
+    )
+    assert response["Location"] == "/events/"
+
+
+def test_the_greeting_uses_the_players_name(client: Client) -> None:
+    from tests.games.factories import PlayerFactory
+
+    user = UserFactory(username="player77")
+    PlayerFactory(user=user, name="王小明")
+    code = services.login_code_issue(user=user)
+    page = client.post(reverse("accounts:code_login"), {"code": code}, follow=True)
+    text = page.content.decode()
+    assert "王小明" in text and "player77" not in text.split("</header>")[1]

@@ -206,6 +206,23 @@ def test_a_dropped_connection_shows_away_reconnects_and_only_the_confirmed_leave
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and not match.end_reason
 
+    # a stale answer (409) keeps the selection: the cards are still held
+    me.click("#btn-hint")
+    me.locator("#hints button.hint").first.click()
+    me.wait_for_function("() => document.getElementById('message').className.includes('ok')")
+    chosen = me.locator("#hand button.selected").count()
+    assert chosen >= 1
+    stale = {"detail": "Stale action", "seq": 0}
+    me.route("**/actions/", lambda route: route.fulfill(status=409, json=stale))
+    me.click("#btn-play")
+    me.wait_for_function("() => document.getElementById('message').textContent.includes('刷新')")
+    me.wait_for_function(f"() => document.querySelectorAll('#hand .selected').length === {chosen}")
+    me.unroute("**/actions/")
+    me.wait_for_function("() => !document.getElementById('btn-play').disabled")
+    me.click("#btn-play")  # the same selection, sent again, is played
+    me.wait_for_function("() => document.body.dataset.seq === '1'")
+    assert me.locator("#hand button.card-face").count() == 27 - chosen
+
     me.once("dialog", lambda dialog: dialog.dismiss())  # asked, and said no
     me.click("#btn-leave")
     match.refresh_from_db()

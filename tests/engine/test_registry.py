@@ -147,6 +147,12 @@ def test_views_hide_every_hand_but_the_seats_own(game):
     assert len(view["deal"]["hand"].split()) == state.hand_size(1, 0)
     assert state.deal_view(1) == state.public_view()["deal"]
     assert "hand" in state.deal_view(1, 2) and "hand" not in state.deal_view(1)
+    for seat in range(game.seat_count):
+        hand = state.deal_view(1, seat)["hand"]
+        assert hand not in public  # never a hand in what everyone sees
+        others = [state.deal_view(1, s)["hand"] for s in range(game.seat_count) if s != seat]
+        mine = json.dumps(state.private_view(seat))
+        assert all(h not in mine for h in others)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=KEYS)
@@ -303,3 +309,25 @@ def test_doudizhu_bids_and_answers_by_text():
     assert options.deals_per_match == 2 and options.to_json()["huangfan"] == "multiply"
     with pytest.raises(EngineError, match="deals_per_match"):
         game.options_from_json({"deals": 2})
+
+
+def _members(protocol: type) -> set[str]:
+    return {
+        name
+        for klass in protocol.__mro__
+        if klass.__name__ not in ("object", "Protocol", "Generic")
+        for name in (*vars(klass), *getattr(klass, "__annotations__", {}))
+        if not name.startswith("_")
+    }
+
+
+@pytest.mark.parametrize("game", GAMES, ids=KEYS)
+def test_every_game_and_its_match_have_every_member_of_the_interface(game):
+    from engine.game import Game, MatchState
+
+    missing = {name for name in _members(Game) if not hasattr(game, name)}
+    assert not missing, f"{game.key} lacks {sorted(missing)}"
+    state = game.new_match(seed=0, options=game.default_options())
+    missing = {name for name in _members(MatchState) if not hasattr(state, name)}
+    assert not missing, f"{game.key}'s match lacks {sorted(missing)}"
+    assert _members(Game) >= {"score_sheet", "replay_match", "seat_count", "figure_specs"}

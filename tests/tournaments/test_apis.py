@@ -99,10 +99,17 @@ def test_non_organizers_cannot_write_and_nothing_changes(world) -> None:
     assert not Round.objects.exists()
     round_id = client(world["organizer"]).post(f"/api/v1/events/{event.pk}/rounds/").json()["id"]
     for path in ("confirm", "start", "complete"):
+        # A draft is its organizers' alone: to anyone else it is not there (issue 11).
+        assert (
+            client(world["stranger"]).post(f"/api/v1/rounds/{round_id}/{path}/").status_code == 404
+        )
+    assert Round.objects.get().status == "draft"
+    client(world["organizer"]).post(f"/api/v1/rounds/{round_id}/confirm/")
+    for path in ("start", "complete"):
         assert (
             client(world["stranger"]).post(f"/api/v1/rounds/{round_id}/{path}/").status_code == 403
         )
-    assert Round.objects.get().status == "draft"
+    assert Round.objects.get().status == "confirmed"
 
 
 def test_editing_a_confirmed_round_is_a_conflict(world) -> None:

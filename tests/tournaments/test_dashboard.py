@@ -84,3 +84,21 @@ def test_the_dashboard_warns_about_tables_that_make_no_progress(running, setting
     page = running["client"].get(url).content.decode()
     assert f"第 {pairing.number} 桌已超过 60 秒没有进展" in page
     assert 'class="stalled"' in page
+
+
+def test_live_tables_are_one_click_from_the_public_pages(running) -> None:
+    # Issue 15: the round page, the team page, the player page and the projector link live tables.
+    event = running["event"]
+    pairing = running["round"].pairings.order_by("number").first()
+    link = f'href="/tables/{pairing.table_id}/"'
+    seat = TableSeat.objects.get(table=pairing.table, seat=1)
+    spectator = Client()
+    for url in [
+        f"/events/{event.pk}/rounds/1/",
+        f"/events/{event.pk}/projector/",
+        f"/teams/{pairing.team_a_id}/",
+        f"/events/{event.pk}/players/{seat.player_id}/",
+    ]:
+        page = spectator.get(url).content.decode()
+        assert link in page, url
+    assert spectator.get(f"/tables/{pairing.table_id}/").status_code == 200

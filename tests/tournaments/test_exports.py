@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -117,6 +118,25 @@ def test_standings_csv_escapes_names_and_keeps_negative_points(played, prefix: s
 
 
 def test_meet_csv_escapes_unit_names(played) -> None:
+    # Only a finished event gives placement points (issue 15).
+    assert _csv(f"/meets/{played.meet.slug}/standings.csv") == []
+    type(played).objects.filter(pk=played.pk).update(status="finished")
     rows = _csv(f"/meets/{played.meet.slug}/standings.csv")
     assert {r["unit"] for r in rows} == {"'@单位", "'-单位"}
     assert all(float(r["points"]) >= 0 for r in rows)
+
+
+def test_every_spreadsheet_writer_is_the_shared_one() -> None:
+    """A CSV or XLSX written anywhere else would skip the escaping: only tournaments/exports.py
+    writes them (tournaments/importing.py only reads)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    writers = re.compile(r"csv\.writer\(|DictWriter\(|Workbook\(|openpyxl\.Workbook|xlsxwriter")
+    found = [
+        str(path.relative_to(root))
+        for app in ("accounts", "config", "engine", "games", "tournaments")
+        for path in (root / app).rglob("*.py")
+        if writers.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == ["tournaments/exports.py"]

@@ -311,3 +311,18 @@ def test_login_codes_for_a_whole_event_print_on_one_sheet_with_qr_codes(world) -
     round_page = c.post(url, {"scope": str(world["round"].pk)}).content.decode()
     assert round_page.count('class="code-card"') == 4 * 3 - 1  # the round's two tables
     assert c.post(url, {"scope": "x"}).status_code == 400
+
+
+def test_the_meet_leaderboard_counts_finished_events_only_and_says_so(world) -> None:
+    # Issue 15: provisional until every event is complete; no placement points for an event that
+    # has not finished; each event named once per unit.
+    event = world["event"]
+    url = f"/meets/{event.meet.slug}/"
+    page = _client().get(url).content.decode()
+    assert "暂定" in page and "0 / 1" not in page
+    assert '<td class="unit">' not in page  # no placement points yet
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    page = _client().get(url).content.decode()
+    assert "暂定" not in page
+    assert page.count('<td class="unit">') >= 1
+    assert page.count(f"{event.name} #") == page.count('<span class="placement">')

@@ -188,7 +188,7 @@ def test_no_swap_within_reach_lowers_the_conflicts_of_a_large_field(fill: Fill) 
     groups = [set(g) for g in _groups(draw)]
     assert (draw.repeats, draw.same_unit) == _counts(players, groups)
     for t, u in itertools.combinations(range(len(groups)), 2):
-        if u - t > REPAIR_TABLES:
+        if u - t > REPAIR_TABLES[-1]:
             continue
         before = _counts(players, [groups[t], groups[u]])
         for p, q in itertools.product(sorted(groups[t]), sorted(groups[u])):
@@ -271,3 +271,18 @@ def test_small_fields_have_the_least_conflicts_of_any_seating(field) -> None:
         pool = players
     caps = [len(t.players) for t in draw.tables]
     assert (draw.repeats, draw.same_unit) == _brute_force(pool, caps)
+
+
+def test_a_large_field_of_few_units_spreads_them_over_the_tables() -> None:
+    # five units over 400 players at 100 tables: each table can take four different units
+    rng = random.Random(3)
+    players = [
+        PairingPlayer(p, unit=rng.randrange(5), tablemates=frozenset(rng.sample(range(400), 20)))
+        for p in range(400)
+    ]
+    draw = individual_swiss(players)
+    assert (draw.repeats, draw.same_unit) == (0, 0) == _counts(players, _groups(draw))
+    # one unit for everyone: every pair at every table, nothing to repair
+    draw = individual_swiss([PairingPlayer(p, unit=7) for p in range(400)])
+    assert draw.same_unit == 6 * 100
+    assert [t.seats for t in draw.tables[:2]] == [(0, 1, 2, 3), (4, 5, 6, 7)]

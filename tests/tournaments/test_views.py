@@ -84,3 +84,19 @@ def test_private_event_only_for_its_organizers(client: Client) -> None:
 
 def test_home_page_without_meets_says_how_to_start(client: Client) -> None:
     assert "make demo" in client.get("/").content.decode()
+
+
+def test_one_control_switches_the_language_and_the_page_has_an_icon(
+    client: Client, demo: Event
+) -> None:
+    # Issue 15: one button to the other language, a favicon, no ASCII period after Chinese.
+    page = client.get("/").content.decode()
+    assert '<button type="submit" name="language" value="en"' in page
+    assert 'value="zh-hans"' not in page  # the current language is not offered again
+    assert 'rel="icon"' in page
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    english = client.get("/").content.decode()
+    assert 'name="language" value="zh-hans"' in english and "中文" in english
+    client.cookies["django_language"] = "zh-hans"
+    standings = client.get(f"/events/{demo.pk}/standings/").content.decode()
+    assert "升级数." not in standings and "。</p>" in standings

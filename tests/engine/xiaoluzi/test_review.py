@@ -4,16 +4,20 @@ contract line it checks, and was written failing before the fix it names."""
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import Card, format_cards
 from engine.cli import main
+from engine.xiaoluzi.actions import ActionKind
 from engine.xiaoluzi.bots import HeuristicBot, make_bots, play_deal, play_match
-from engine.xiaoluzi.deal import Deal, deal_hands
+from engine.xiaoluzi.deal import Deal, Phase, deal_hands
 from engine.xiaoluzi.match import Match
 from engine.xiaoluzi.record import (
     Headers,
@@ -166,7 +170,7 @@ def _headers_json(**changes: Any) -> dict[str, Any]:
     return replace(Headers(hands=tuple(tuple(h) for h in deal_hands(0))), **changes).to_json()
 
 
-def test_records_a_header_hands_that_is_not_the_pack_is_malformed_not_a_traceback():
+def test_records_hands_at_the_wrong_seats_are_refused_and_hands_not_the_pack_are_malformed():
     data = {"headers": _headers_json(), "actions": []}
     hands = data["headers"]["hands"]
     hands[0], hands[1] = hands[1], hands[0]  # the seed's cards, at the wrong seats
@@ -196,3 +200,77 @@ def test_records_a_match_records_left_is_a_seat_0_3_not_a_float(
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, _ = _run(capsys, "replay", str(path))
     assert code == 0 and json.loads(out)["match"]["end"] == "left"
+
+
+# -- checked and right: "A trick" and "Who leads" against an oracle written from the contract
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), timeouts=st.integers(0, 20))
+def test_a_trick_every_turn_and_every_trick_end_follow_the_contract(seed: int, timeouts: int):
+    """In play order the next active player still holding cards acts; a trick ends exactly when
+    every other active player still holding cards has passed since the last play, and its winner
+    leads (or, when out, the next active holder from its seat)."""
+    deal = Deal(seed=seed)
+    bots = make_bots(["random"] * 4, seed=seed)
+    rng = random.Random(seed)
+    passes, last = 0, -1
+    while deal.turn is not None:
+        seat = deal.turn
+        act = bots[seat].act(deal, seat)
+        if deal.phase is Phase.PLAY and rng.randrange(20) < timeouts:
+            act = deal.system_action(seat)
+        deal.apply(act)
+        if deal.over:
+            break
+        if deal.phase is not Phase.PLAY or act.kind.is_answer:
+            continue
+        holders = [s for s in deal.active if deal.hands[s]]
+        if act.kind is ActionKind.PLAY:
+            passes, last = 0, seat
+        else:
+            passes += 1
+        if deal.current is None:  # the trick just ended: all other holders passed
+            assert passes == sum(1 for s in holders if s != last)
+            assert deal.last_trick is not None and deal.last_trick[0] == last
+            nxt = last if deal.hands[last] else _next_in(holders, last)
+            assert deal.turn == nxt
+            passes = 0
+        else:
+            assert passes < sum(1 for s in holders if s != last)
+            assert deal.turn == _next_in(holders, seat)
+    for action in deal.actions:
+        assert action.seat not in deal.bystanders or action.kind.is_answer
+
+
+def _next_in(holders: list[int], seat: int) -> int:
+    return next((seat + k) % 4 for k in (1, 2, 3) if (seat + k) % 4 in holders)
+
+
+# -- Records: a deal record that names its match is checked against that match on its own too
+#    (a deal dealt by a seed of one's choosing, labelled as a match's deal, replayed alone)
+
+
+def test_records_a_match_deals_record_replayed_alone_must_have_the_seed_the_match_gives_it():
+    match = play_match(Match(seed=31), make_bots(["random"] * 4, seed=31))
+    for record in match_records(match):
+        assert replay(record).result is not None  # the genuine deals replay alone
+    chosen = Deal(seed=123)
+    play_deal(chosen, make_bots(["heuristic"] * 4, seed=123))
+    forged = Record.from_deal(chosen, number=2, match_seed=31)
+    with pytest.raises(ReplayError, match="header seed"):
+        replay(forged)
+    with pytest.raises(ReplayError, match="header seed"):
+        replay(Record.loads(forged.dumps()))
+
+
+def test_records_a_match_deals_record_is_never_hand_made_and_within_the_match():
+    made = Deal(hands=HAND_MADE)
+    play_deal(made, [HeuristicBot(seed=s) for s in range(4)])
+    with pytest.raises(ReplayError, match="hand-made"):
+        replay(Record.from_deal(made, number=1, match_seed=31))
+    match = play_match(Match(seed=31), make_bots(["random"] * 4, seed=31))
+    last = match_records(match)[-1]
+    beyond = replace(last, headers=replace(last.headers, number=5))  # 4 deals a match
+    with pytest.raises(ReplayError, match="header deal"):
+        replay(beyond)
