@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -16,6 +17,7 @@ from games.models import LevelStep, level_label
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
 from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
+from tournaments.qr import qr_svg
 from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
     STANDINGS_CACHE_SECONDS,
@@ -161,6 +163,7 @@ def standings_download(request: HttpRequest, pk: int) -> HttpResponse:
 def projector(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     round = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    standings = request.build_absolute_uri(reverse("tournaments:standings", args=[event.pk]))
     return render(
         request,
         "tournaments/projector.html",
@@ -169,10 +172,24 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
             "round": round,
             "tables": list(round_tables(round=round)) if round else [],
             "byes": list(round_byes(round=round)) if round else [],
-            "rows": standings_rows_fresh(event, "team")[:20],
+            "rows": standings_rows_fresh(event, "team")[:PROJECTOR_ROWS],
             "tie_breaks": event.tie_break_labels(),
+            "standings_qr": qr_svg(standings, scale=4),
+            "standings_short": standings.split("://", 1)[-1],
+            "seconds": _seconds(request.GET.get("seconds", ""), default=15),
         },
     )
+
+
+#: The standings rows a projector pages through.
+PROJECTOR_ROWS = 60
+
+
+def _seconds(value: str, *, default: int) -> int:
+    """Seconds per projector page from the query (1 to 120), else ``default``."""
+    if value.isascii() and value.isdigit() and 1 <= int(value) <= 120:
+        return int(value)
+    return default
 
 
 def _ladder_svg_points(steps: list[tuple[int, int]], width: int = 240, height: int = 120) -> str:
