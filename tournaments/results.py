@@ -427,7 +427,7 @@ class ResultPreview:
     end_reason: str
 
 
-def _levels_why(result: dict[str, Any], names: dict[str, str]) -> str:
+def levels_why(result: dict[str, Any], names: dict[str, str]) -> str:
     """Why the levels moved after a deal, or why they did not: only the dealer team goes up."""
     winner, dealer = result.get("winner"), result.get("dealer_team")
     before, after = result.get("levels_before") or {}, result.get("levels") or {}
@@ -488,7 +488,7 @@ def _preview_of(pairing: Pairing, match: Match) -> ResultPreview:
                 passed_a=bool(result.get("passed_a")),
                 why=_("An escape ends the match.")
                 if escape is not None
-                else _levels_why(result, names),
+                else levels_why(result, names),
             )
         )
     if match.left_seat is not None:

@@ -12,13 +12,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
-from games.models import LevelStep, level_label
+from games.models import Deal, LevelStep, TableSeat, level_label
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
 from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
 from tournaments.qr import qr_svg
-from tournaments.results import event_tallies_refresh
+from tournaments.results import event_tallies_refresh, levels_why
 from tournaments.selectors import (
     STANDINGS_CACHE_SECONDS,
     STANDINGS_KINDS,
@@ -208,6 +209,66 @@ def _ladder_svg_points(steps: list[tuple[int, int]], width: int = 240, height: i
     return " ".join(f"{x(n)},{y(level)}" for n, level in steps)
 
 
+def _ladder_ticks(steps: list[tuple[int, int, int]], width: int = 240) -> list[tuple[float, int]]:
+    """Where each deal's label goes under the ladder: (x, deal number) for deals 1..n."""
+    last = max((n for n, _a, _b in steps), default=0)
+    if not last:
+        return []
+    pad = 8
+    return [(round(pad + (width - 2 * pad) * n / last, 1), n) for n in range(1, last + 1)]
+
+
+def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list[dict[str, Any]]]:
+    """Each finished deal of the matches, said in words: who dealt, who won, the levels, and why
+    the levels moved or did not (only the dealer team goes up); an escape says what it cost."""
+    names: dict[int, dict[str, str]] = {}
+    for p in pairings:
+        tally = getattr(p, "tally", None)
+        if tally is not None and tally.match_id:
+            names[tally.match_id] = {"A": p.team_a.name, "B": p.team_b.name}
+    seats = {
+        (table_id, seat): name
+        for table_id, seat, name in TableSeat.objects.filter(
+            table__matches__id__in=match_ids
+        ).values_list("table_id", "seat", "player__name")
+    }
+    notes: dict[int, list[dict[str, Any]]] = {}
+    for deal in (
+        Deal.objects.filter(match_id__in=match_ids, status=Deal.Status.FINISHED)
+        .select_related("match")
+        .order_by("match_id", "number")
+    ):
+        result = deal.result or {}
+        team_names = names.get(deal.match_id, {"A": "A", "B": "B"})
+        note: dict[str, Any] = {
+            "number": deal.number,
+            "points_a": deal.points_a,
+            "points_b": deal.points_b,
+        }
+        if result.get("outcome") == "escape":
+            seat = result.get("seat")
+            escaper = seats.get((deal.match.table_id, seat), str(seat))
+            side = "A" if isinstance(seat, int) and seat % 2 == 0 else "B"
+            note["text"] = _(
+                "%(player)s (%(team)s) escaped (逃跑): the match ended there, and an escape "
+                "costs the escaping team %(points)s points (the rules' escape penalty)."
+            ) % {
+                "player": escaper,
+                "team": team_names[side],
+                "points": abs(deal.points_a if side == "A" else deal.points_b),
+            }
+            note["escape"] = True
+        else:
+            before, after = result.get("levels_before") or {}, result.get("levels") or {}
+            note["levels"] = (
+                f"{before.get('A', '')}:{before.get('B', '')} → {after.get('A', '')}:"
+                f"{after.get('B', '')}"
+            )
+            note["text"] = levels_why(result, team_names)
+        notes.setdefault(deal.match_id, []).append(note)
+    return notes
+
+
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("event__meet", "unit"), pk=pk)
     event = _event(request, team.event_id)
@@ -226,6 +287,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .values_list("match_id", "deal_number", "level_a", "level_b")
     ):
         ladders.setdefault(match_id, []).append((number, level_a, level_b))
+    deals = _deal_notes(match_ids, pairings)
     matches = []
     for p in pairings:
         side = "A" if p.team_a_id == team.pk else "B"
@@ -251,6 +313,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "mine": _ladder_svg_points(mine),
                 "theirs": _ladder_svg_points(theirs),
                 "deals": len(steps) - 1 if steps else 0,
+                "ticks": _ladder_ticks(steps),
+                "notes": deals.get(tally.match_id, []) if tally and tally.match_id else [],
             }
         )
     byes = team.round_entries.filter(pairing__isnull=True).select_related("round")
