@@ -19,7 +19,8 @@ from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
 from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
 from tournaments.qr import qr_svg
-from tournaments.results import event_tallies_refresh, levels_why
+from tournaments.result_preview import levels_why
+from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
     STANDINGS_CACHE_SECONDS,
     STANDINGS_KINDS,
