@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.models import Deal, LevelStep, TableSeat, level_label
+from games.models import Deal, LevelStep, Match, TableSeat, level_label
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
 from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
@@ -267,6 +267,29 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
             )
             note["text"] = levels_why(result, team_names)
         notes.setdefault(deal.match_id, []).append(note)
+    for match in Match.objects.filter(pk__in=match_ids, left_seat__isnull=False):
+        team_names = names.get(match.pk, {"A": "A", "B": "B"})
+        side = "A" if match.left_seat % 2 == 0 else "B"
+        played = notes.get(match.pk, [])
+        points_a = match.points_a - sum(n["points_a"] for n in played)
+        points_b = match.points_b - sum(n["points_b"] for n in played)
+        text = _(
+            "%(player)s (%(team)s) left the table between deals: the match ended there, and "
+            "leaving costs the team %(points)s points, as an escape does."
+        ) % {
+            "player": seats.get((match.table_id, match.left_seat), str(match.left_seat)),
+            "team": team_names[side],
+            "points": abs(points_a if side == "A" else points_b),
+        }
+        notes.setdefault(match.pk, []).append(
+            {
+                "number": len(played) + 1,
+                "points_a": points_a,
+                "points_b": points_b,
+                "text": text,
+                "escape": True,
+            }
+        )
     return notes
 
 

@@ -349,3 +349,17 @@ def test_a_team_page_explains_each_deal_and_an_escape(world) -> None:
     escaped = _client().get(f"/teams/{other.team_b_id}/").content.decode()
     assert "逃跑" in escaped and "逃跑罚分" in escaped
     assert 'class="escape"' in escaped
+
+
+def test_a_team_page_explains_leaving_between_deals(world) -> None:
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).first()
+    s = result_submit(
+        pairing=other,
+        user=world["organizer"],
+        first_dealer=0,
+        deals=[{"finish": [0, 2, 4]}, {"finish": [], "leave": 5}],
+    )
+    result_confirm(submission=s, user=world["second"])
+    page = _client().get(f"/teams/{other.team_b_id}/").content.decode()
+    left = other.table.seats.get(seat=5).player.name
+    assert f"{left}（{other.team_b.name}）在两局之间离开牌桌" in page
