@@ -229,6 +229,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 
 HEALTHZ_BROKER_TIMEOUT = ENV.healthz_broker_timeout
+# /healthz: live matches with no progress for this long mean a stalled worker (config/health.py).
+LUZI_WORKER_STALL_SECONDS = 120.0
 
 # --- Live tables: Django Channels -----------------------------------------------------------------
 # The Celery workers that play the bots must reach the browsers, so whenever Redis is at hand

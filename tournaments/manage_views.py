@@ -10,7 +10,6 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -39,6 +38,7 @@ from tournaments.models import (
     RoundEntry,
     RoundLog,
 )
+from tournaments.qr import qr_svg
 from tournaments.results import event_tallies_refresh
 from tournaments.round_log import log_detail
 from tournaments.selectors import round_byes, round_tables
@@ -450,11 +450,6 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
     )
 
 
-def _qr_svg(link: str) -> str:
-    """An inline SVG QR code of ``link`` (made here: no request leaves the server)."""
-    return str(segno.make(link, error="m").svg_inline(scale=3, border=2, omitsize=True))
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
@@ -501,7 +496,7 @@ def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
                         "table": tables.get(team.pk),
                         "issued": issued,
                         "link": url,
-                        "qr": _qr_svg(url) if url else "",
+                        "qr": qr_svg(url) if url else "",
                     }
                 )
     response = render(

@@ -9,13 +9,17 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
-from games.models import FigureStep
+from games.models import Deal, FigureStep, Match, TableSeat
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
 from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
+from tournaments.qr import qr_svg
+from tournaments.result_preview import levels_why
 from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
     STANDINGS_CACHE_SECONDS,
@@ -24,8 +28,8 @@ from tournaments.selectors import (
     event_standings_cache_key,
     event_standings_rows_cached,
     event_teams,
-    events_visible_to,
     figure_label,
+    events_visible_to,
     meet_unit_standings,
     meets_for_home,
     round_byes,
@@ -162,6 +166,7 @@ def standings_download(request: HttpRequest, pk: int) -> HttpResponse:
 def projector(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     round = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    standings = request.build_absolute_uri(reverse("tournaments:standings", args=[event.pk]))
     return render(
         request,
         "tournaments/projector.html",
@@ -170,10 +175,24 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
             "round": round,
             "tables": list(round_tables(round=round)) if round else [],
             "byes": list(round_byes(round=round)) if round else [],
-            "rows": standings_rows_fresh(event, "team")[:20],
+            "rows": standings_rows_fresh(event, "team")[:PROJECTOR_ROWS],
             "tie_breaks": event.tie_break_labels(),
+            "standings_qr": qr_svg(standings, scale=4),
+            "standings_short": standings.split("://", 1)[-1],
+            "seconds": _seconds(request.GET.get("seconds", ""), default=15),
         },
     )
+
+
+#: The standings rows a projector pages through.
+PROJECTOR_ROWS = 60
+
+
+def _seconds(value: str, *, default: int) -> int:
+    """Seconds per projector page from the query (1 to 120), else ``default``."""
+    if value.isascii() and value.isdigit() and 1 <= int(value) <= 120:
+        return int(value)
+    return default
 
 
 def _ladder_svg_points(steps: list[tuple[int, int]], width: int = 240, height: int = 120) -> str:
@@ -190,6 +209,89 @@ def _ladder_svg_points(steps: list[tuple[int, int]], width: int = 240, height: i
         return round(height - pad - (height - 2 * pad) * (level - 2) / 12, 1)
 
     return " ".join(f"{x(n)},{y(level)}" for n, level in steps)
+
+
+def _ladder_ticks(steps: list[tuple[int, int, int]], width: int = 240) -> list[tuple[float, int]]:
+    """Where each deal's label goes under the ladder: (x, deal number) for deals 1..n."""
+    last = max((n for n, _a, _b in steps), default=0)
+    if not last:
+        return []
+    pad = 8
+    return [(round(pad + (width - 2 * pad) * n / last, 1), n) for n in range(1, last + 1)]
+
+
+def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list[dict[str, Any]]]:
+    """Each finished deal of the matches, said in words: who dealt, who won, the levels, and why
+    the levels moved or did not (only the dealer team goes up); an escape says what it cost."""
+    names: dict[int, dict[str, str]] = {}
+    for p in pairings:
+        tally = getattr(p, "tally", None)
+        if tally is not None and tally.match_id:
+            names[tally.match_id] = {"A": p.team_a.name, "B": p.team_b.name}
+    seats = {
+        (table_id, seat): name
+        for table_id, seat, name in TableSeat.objects.filter(
+            table__matches__id__in=match_ids
+        ).values_list("table_id", "seat", "player__name")
+    }
+    notes: dict[int, list[dict[str, Any]]] = {}
+    for deal in (
+        Deal.objects.filter(match_id__in=match_ids, status=Deal.Status.FINISHED)
+        .select_related("match")
+        .order_by("match_id", "number")
+    ):
+        result = deal.result or {}
+        team_names = names.get(deal.match_id, {"A": "A", "B": "B"})
+        note: dict[str, Any] = {
+            "number": deal.number,
+            "points_a": (deal.side_points or {}).get("A", 0),
+            "points_b": (deal.side_points or {}).get("B", 0),
+        }
+        if result.get("outcome") == "escape":
+            seat = result.get("seat")
+            escaper = seats.get((deal.match.table_id, seat), str(seat))
+            side = "A" if isinstance(seat, int) and seat % 2 == 0 else "B"
+            note["text"] = _(
+                "%(player)s (%(team)s) escaped (逃跑): the match ended there, and an escape "
+                "costs the escaping team %(points)s points (the rules' escape penalty)."
+            ) % {
+                "player": escaper,
+                "team": team_names[side],
+                "points": abs((deal.side_points or {}).get(side, 0)),
+            }
+            note["escape"] = True
+        else:
+            before, after = result.get("levels_before") or {}, result.get("levels") or {}
+            note["levels"] = (
+                f"{before.get('A', '')}:{before.get('B', '')} → {after.get('A', '')}:"
+                f"{after.get('B', '')}"
+            )
+            note["text"] = levels_why(result, team_names)
+        notes.setdefault(deal.match_id, []).append(note)
+    for match in Match.objects.filter(pk__in=match_ids, left_seat__isnull=False):
+        team_names = names.get(match.pk, {"A": "A", "B": "B"})
+        side = "A" if match.left_seat % 2 == 0 else "B"
+        played = notes.get(match.pk, [])
+        points_a = (match.side_points or {}).get("A", 0) - sum(n["points_a"] for n in played)
+        points_b = (match.side_points or {}).get("B", 0) - sum(n["points_b"] for n in played)
+        text = _(
+            "%(player)s (%(team)s) left the table between deals: the match ended there, and "
+            "leaving costs the team %(points)s points, as an escape does."
+        ) % {
+            "player": seats.get((match.table_id, match.left_seat), str(match.left_seat)),
+            "team": team_names[side],
+            "points": abs(points_a if side == "A" else points_b),
+        }
+        notes.setdefault(match.pk, []).append(
+            {
+                "number": len(played) + 1,
+                "points_a": points_a,
+                "points_b": points_b,
+                "text": text,
+                "escape": True,
+            }
+        )
+    return notes
 
 
 def _level_label(level: int) -> str:
@@ -216,6 +318,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         level = (figures or {}).get("level")
         if level is not None:
             ladders.setdefault(match_id, []).append((number, level["A"], level["B"]))
+    deals = _deal_notes(match_ids, pairings)
     matches = []
     for p in pairings:
         side = "A" if p.team_a_id == team.pk else "B"
@@ -241,6 +344,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "mine": _ladder_svg_points(mine),
                 "theirs": _ladder_svg_points(theirs),
                 "deals": len(steps) - 1 if steps else 0,
+                "ticks": _ladder_ticks(steps),
+                "notes": deals.get(tally.match_id, []) if tally and tally.match_id else [],
             }
         )
     byes = team.round_entries.filter(pairing__isnull=True).select_related("round")

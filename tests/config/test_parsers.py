@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.utils import translation
 from rest_framework.exceptions import ParseError
 
 from config.parsers import JSONParser
@@ -22,7 +23,7 @@ from config.parsers import JSONParser
     ],
 )
 def test_bad_json_is_a_parse_error(body: str, message: str) -> None:
-    with pytest.raises(ParseError, match=message):
+    with translation.override("en"), pytest.raises(ParseError, match=message):
         JSONParser().parse(io.BytesIO(body.encode()))
 
 

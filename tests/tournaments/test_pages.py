@@ -326,3 +326,40 @@ def test_the_meet_leaderboard_counts_finished_events_only_and_says_so(world) -> 
     assert "暂定" not in page
     assert page.count('<td class="unit">') >= 1
     assert page.count(f"{event.name} #") == page.count('<span class="placement">')
+
+
+def test_a_team_page_explains_each_deal_and_an_escape(world) -> None:
+    # Issue 15: the ladder labels its deals and is left out for a match not yet played; a deal
+    # says why the winner did or did not go up; an escape says what it cost.
+    pairing = world["pairing"]
+    other = world["round"].pairings.exclude(pk=pairing.pk).first()
+    unplayed = _client().get(f"/teams/{other.team_a_id}/").content.decode()
+    assert 'class="ladder"' not in unplayed
+    page = _client().get(f"/teams/{pairing.team_a_id}/").content.decode()
+    assert page.count('class="axis tick"') == 3  # deals 1, 2, 3 under the chart
+    assert "作为庄家方获胜" in page  # deal 1: the dealer team won and went up
+    assert "只有庄家方升级" in page  # deal 2: the other team won but was not dealing
+    s = result_submit(
+        pairing=other,
+        user=world["organizer"],
+        first_dealer=0,
+        deals=[{"finish": [1, 0], "escape": 3}],
+    )
+    result_confirm(submission=s, user=world["second"])
+    escaped = _client().get(f"/teams/{other.team_b_id}/").content.decode()
+    assert "逃跑" in escaped and "逃跑罚分" in escaped
+    assert 'class="escape"' in escaped
+
+
+def test_a_team_page_explains_leaving_between_deals(world) -> None:
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).first()
+    s = result_submit(
+        pairing=other,
+        user=world["organizer"],
+        first_dealer=0,
+        deals=[{"finish": [0, 2, 4]}, {"finish": [], "leave": 5}],
+    )
+    result_confirm(submission=s, user=world["second"])
+    page = _client().get(f"/teams/{other.team_b_id}/").content.decode()
+    left = other.table.seats.get(seat=5).player.name
+    assert f"{left}（{other.team_b.name}）在两局之间离开牌桌" in page

@@ -406,3 +406,100 @@ def test_escape_rows_through_the_cli(
 ) -> None:
     status, data, _ = run(capsys, "escape", *G, *argv)
     assert status == 0 and data["points"] == points and data["rating"] == rating
+
+
+# -- The whole settlement, recomputed from the deal's actions alone with the contract's formulas
+#    (an oracle independent of result.py; checked right) -----------------------------------------
+
+
+def _oracle(deal: Deal) -> tuple[list[int], list[int]]:
+    b, h, j = deal.base, deal.huangfan, int(deal.marked_card.is_joker)
+    bids: dict[int, int] = {}
+    landlord = None
+    head = opened = False
+    reported, fight = 0, None
+    last_player = None
+    escape = None
+    for a in deal.actions:
+        if a.kind is ActionKind.BID:
+            bids[a.seat] = a.value
+        elif a.kind is ActionKind.OPEN:
+            opened = bool(a.value)
+        elif a.kind is ActionKind.REPORT:
+            reported = sum(1 for c in a.cards if c.is_joker) // 4 + len(
+                {c.rank for c in a.cards if not c.is_joker}
+            )
+        elif a.kind is ActionKind.FIGHT:
+            fight = bool(a.value)
+        elif a.kind is ActionKind.PLAY:
+            last_player = a.seat
+        elif a.kind is ActionKind.ESCAPE:
+            escape = (a.seat, a.escape)
+    if deal.landlord is not None:
+        landlord = deal.landlord
+        head = len(bids) == 1 and bids.get(deal.first_bidder) == 3
+    d = max(bids.values(), default=0)
+    t = int(opened)
+    big_d = 4 if head else d
+    if escape is None and deal.timeouts and max(deal.timeouts) >= deal.rules.timeouts_to_escape:
+        escape = (max(range(4), key=lambda s: deal.timeouts[s]), EscapeKind.TIMEOUTS)
+    if escape is not None:
+        seat, kind = escape
+        if landlord is None:
+            wins = [b * max(1, d) * 2 ** (h + j)] * 4
+            rating = [1] * 4
+            rating[seat] = -3
+        else:
+            if fight is None:
+                reported = 0
+            n = 2 if reported == 1 else 4 if reported else 1
+            win_l = 3 * b * big_d * 2 ** (h + j + t) * (n if fight else 1)
+            win_f = 0 if reported and fight else b * d * 2 ** (h + j + t)
+            wins = [win_l if p == landlord else win_f for p in range(4)]
+            rating = [3 if p == landlord else 1 for p in range(4)]
+            rating[seat] = -3 if seat == landlord else -1
+        wins[seat] = 0
+        total = sum(wins)
+        pays = (110 * total + 99) // 100 if kind is EscapeKind.ACTIVE else total
+        wins[seat] = -pays
+        return wins, rating
+    if landlord is None:
+        return [0] * 4, [0] * 4
+    if fight is False:
+        f = b * big_d * 2 ** (h + j) * (1 if reported == 1 else 2)
+        sign = 1
+    elif last_player == landlord:
+        report = (2 if reported == 1 else 4) if reported and fight else 1
+        f = b * big_d * 2 ** (h + j + t) * report
+        sign = 1
+    else:
+        f = 0 if reported and fight else b * d * 2 ** (h + j + t)
+        sign = -1
+    points = [-sign * f] * 4
+    points[landlord] = 3 * sign * f
+    rating = [-sign] * 4
+    rating[landlord] = 3 * sign
+    return points, rating
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_every_settlement_equals_the_contracts_formulas(seed: int) -> None:
+    rng = random.Random(seed)
+    huangfan = rng.choice([0, 0, 1])
+    deal = Deal(seed=f"oracle/{seed}", huangfan=huangfan)
+    bots = [HeuristicBot(f"o{seed}/{s}") for s in range(4)]
+    escape_at = rng.choice([None, None, rng.randrange(1, 40)])
+    step = 0
+    while not deal.over:
+        step += 1
+        seat = deal.turn
+        assert seat is not None
+        if step == escape_at:
+            deal.escape(rng.randrange(4), rng.choice(list(EscapeKind)))
+        elif rng.random() < 0.05:
+            deal.timeout(seat)
+        else:
+            deal.apply(bots[seat].act(deal, seat))
+    assert deal.result is not None
+    points, rating = _oracle(deal)
+    assert list(deal.result.points) == points and list(deal.result.rating) == rating
