@@ -10,8 +10,10 @@ state; a process only caches what has been committed.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
+from typing import Any
 
 from engine.errors import EngineError
 from engine.game import Game, GameAction, GameOptions, MatchState
@@ -57,13 +59,31 @@ def token_of(match: Match, deal: Deal | None) -> Token:
     )
 
 
-def _action(game: Game, seat: int, kind: str, cards: str, system: bool) -> GameAction:
-    return game.action_from_json({"kind": kind, "seat": seat, "cards": cards, "system": system})
+#: The fields of an action's JSON that have columns of their own in the log.
+_COLUMNS = ("kind", "seat", "cards", "system")
+
+
+def action_row_values(action: GameAction) -> tuple[int, str, str, bool, str]:
+    """An action as the log stores it: seat, kind, cards, system and the rest as JSON text."""
+    data = action.to_json()
+    rest = {k: v for k, v in data.items() if k not in _COLUMNS}
+    extra = json.dumps(rest, ensure_ascii=False, sort_keys=True) if rest else ""
+    return data["seat"], data["kind"], data.get("cards", ""), action.system, extra
+
+
+def _action(
+    game: Game, seat: int, kind: str, cards: str, system: bool, extra: str = ""
+) -> GameAction:
+    data: dict[str, Any] = json.loads(extra) if extra else {}
+    data.update({"kind": kind, "seat": seat, "system": system})
+    if cards:
+        data["cards"] = cards
+    return game.action_from_json(data)
 
 
 def to_engine(row: Action, game: Game | None = None) -> GameAction:
     """The game's action stored in an action row (of 大怪路子 unless ``game`` is given)."""
-    return _action(game or get_game(), row.seat, row.kind, row.cards, row.system)
+    return _action(game or get_game(), row.seat, row.kind, row.cards, row.system, row.extra)
 
 
 def engine_match(match: Match, deal: Deal | None) -> MatchState:
@@ -99,7 +119,7 @@ def _catch_up(
         return None
     rows = Action.objects.filter(deal=deal, seq__gt=seq, seq__lte=deal.seq).order_by("seq")
     try:
-        for row in rows.only("seat", "kind", "cards", "system"):
+        for row in rows.only("seat", "kind", "cards", "system", "extra"):
             engine.apply(to_engine(row, game))
     except EngineError:
         return None
@@ -117,12 +137,12 @@ def _rebuild(match: Match, deal: Deal | None) -> MatchState:
     if deal is not None:
         rows = rows.exclude(deal__number=deal.number, seq__gt=deal.seq)
     rows = rows.order_by("deal__number", "seq").values_list(
-        "deal__number", "seq", "seat", "kind", "cards", "system"
+        "deal__number", "seq", "seat", "kind", "cards", "system", "extra"
     )
     by_deal: dict[int, list[GameAction]] = {}
     try:
-        for number, _seq, seat, kind, cards, system in rows:
-            by_deal.setdefault(number, []).append(_action(game, seat, kind, cards, system))
+        for number, _seq, seat, kind, cards, system, extra in rows:
+            by_deal.setdefault(number, []).append(_action(game, seat, kind, cards, system, extra))
         for number in range(1, match.current_deal + 1):
             engine.start_deal()
             for action in by_deal.get(number, []):

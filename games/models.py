@@ -262,7 +262,8 @@ class Deal(models.Model):
     level_rank = models.PositiveSmallIntegerField(
         _("level rank (级牌)"), null=True, blank=True, help_text=_("For games with levels.")
     )
-    seed = models.BigIntegerField(_("seed"))
+    #: what the engine dealt the deal from (a number, or a game's text such as "<match seed>/2")
+    seed = models.CharField(_("seed"), max_length=64)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
     )
@@ -328,6 +329,8 @@ class Action(models.Model):
     #: declare, ...): the engine checks it, the database only that it is there
     kind = models.CharField(_("kind"), max_length=16)
     cards = models.CharField(_("cards"), max_length=200, blank=True)
+    #: the action's other fields as JSON text (上海斗地主's bid value, an escape's kind), "" if none
+    extra = models.TextField(_("other fields"), blank=True, default="")
     system = models.BooleanField(
         _("system"), default=False, help_text=_("Played by the system for a seat out of time.")
     )

@@ -260,7 +260,7 @@ def _deal_next(locked: _Locked) -> None:
         number=match.current_deal,
         dealer_seat=deal.dealer,
         level_rank=deal.level_rank,
-        seed=deal.seed,
+        seed=str(deal.seed),
         status=Deal.Status.TRIBUTE if deal.waiting_setup else Deal.Status.PLAYING,
         tribute=deal.setup,
     )
@@ -289,7 +289,7 @@ def _store_actions(locked: _Locked) -> None:
 def _insert_actions(deal_row: Deal, new: Sequence[GameAction]) -> None:
     """Append ``new`` to the deal's log: one statement for a whole bot deal's ~200 actions."""
     ops = connection.ops
-    columns = ("deal_id", "seq", "seat", "kind", "cards", "system", "created_at")
+    columns = ("deal_id", "seq", "seat", "kind", "cards", "system", "extra", "created_at")
     head = "INSERT INTO {} ({}) VALUES ".format(
         ops.quote_name(Action._meta.db_table), ", ".join(ops.quote_name(c) for c in columns)
     )
@@ -297,11 +297,8 @@ def _insert_actions(deal_row: Deal, new: Sequence[GameAction]) -> None:
     now = ops.adapt_datetimefield_value(timezone.now())
     rows = []
     for i, action in enumerate(new, 1):
-        a = action.to_json()
-        cards = a.get("cards", "")
-        rows.append(
-            (deal_row.pk, deal_row.seq + i, a["seat"], a["kind"], cards, action.system, now)
-        )
+        seat, kind, cards, system, extra = engine_state.action_row_values(action)
+        rows.append((deal_row.pk, deal_row.seq + i, seat, kind, cards, system, extra, now))
     if connection.vendor == "postgresql" and len(rows) > 1:
         # COPY: no per-value quoting in Python, the cheapest way to write a whole bot deal
         names = ", ".join(ops.quote_name(c) for c in columns)
@@ -706,7 +703,7 @@ def offline_match_record(
             number=d.number,
             dealer_seat=d.dealer,
             level_rank=d.level_rank,
-            seed=0,
+            seed="0",
             status=Deal.Status.FINISHED,
             finishing_order=list(d.finish),
             result=d.result,

@@ -31,13 +31,13 @@ from tournaments.i18n import join_list
 from tournaments.models import Event, Meet, Pairing, ResultSubmission, Round
 from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
-    STANDINGS_COLUMNS,
     STANDINGS_KINDS,
     event_standings_rows_cached,
     events_visible_to,
     meet_unit_standings,
     round_byes,
     round_tables,
+    standings_columns,
 )
 
 
@@ -261,7 +261,7 @@ class StandingsApi(APIView):
                 "event": event.pk,
                 "kind": kind,
                 "tie_breaks": list(event.tie_break_order or []),
-                "columns": list(STANDINGS_COLUMNS[kind]),
+                "columns": list(standings_columns(event, kind)),
                 "rows": standings_rows_fresh(event, kind),
             }
         )
@@ -270,7 +270,7 @@ class StandingsApi(APIView):
 def standings_csv(event: Event, kind: str) -> HttpResponse:
     """Return the standings as a CSV download (UTF-8 with a BOM, so spreadsheet programs read the
     Chinese names)."""
-    columns = STANDINGS_COLUMNS[kind]
+    columns = standings_columns(event, kind)
     rows = ([row.get(c, "") for c in columns] for row in standings_rows_fresh(event, kind))
     return csv_download(f"event-{event.pk}-{kind}.csv", columns, rows)
 

@@ -12,7 +12,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Match, Player, Table, TableMode
+from engine.registry import get_game, registered_games, registered_keys
+from games.models import MAX_SEATS, Match, Player, Table, TableMode
 
 TEAM_SIZE = 3
 
@@ -155,7 +156,16 @@ def default_tie_break_order() -> list[str]:
 
 
 class EventGame(models.TextChoices):
+    """The games Luzi shipped with; an event may name any game of the registry (game_choices)."""
+
     DAGUAI = "daguai", "大怪路子"
+    XIAOLUZI = "xiaoluzi", "小路子"
+    SHANGHAI_DOUDIZHU = "shanghai_doudizhu", "上海斗地主"
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every registered game, by key, with its Chinese name (read when a form is built)."""
+    return [(game.key, game.name_zh) for game in registered_games()]
 
 
 class PairingFormat(models.TextChoices):
@@ -182,7 +192,7 @@ class Event(models.Model):
         Meet, verbose_name=_("meet"), on_delete=models.PROTECT, related_name="events"
     )
     name = models.CharField(_("name"), max_length=200)
-    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.DAGUAI)
+    game = models.CharField(_("game"), max_length=32, choices=game_choices, default=Game.DAGUAI)
     base_score = models.PositiveIntegerField(_("base score (底分)"), default=1)
     deals_per_match = models.PositiveSmallIntegerField(_("deals per match"), default=3)
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
@@ -209,6 +219,19 @@ class Event(models.Model):
         default=0,
         help_text=_("Points a team gets for a bye (a bye also counts as a match win)."),
     )
+    unit_best = models.PositiveSmallIntegerField(
+        _("players counted per unit"),
+        default=3,
+        help_text=_("Individual events: a unit's standing adds up its best this many players."),
+    )
+    fill_with_bots = models.BooleanField(
+        _("fill tables with bots"),
+        default=False,
+        help_text=_(
+            "Individual events: when the players do not fill the last tables, seat bots there "
+            "instead of giving byes."
+        ),
+    )
     table_mode = models.CharField(
         _("table mode"),
         max_length=10,
@@ -228,9 +251,8 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["meet", "name"], name="event_name_unique_per_meet"),
             models.CheckConstraint(condition=Q(base_score__gte=1), name="event_base_score_min_1"),
             models.CheckConstraint(condition=Q(deals_per_match__gte=1), name="event_deals_min_1"),
-            models.CheckConstraint(
-                condition=Q(game__in=[g.value for g in EventGame]), name="event_game_valid"
-            ),
+            models.CheckConstraint(condition=~Q(game=""), name="event_game_not_empty"),
+            models.CheckConstraint(condition=Q(unit_best__gte=1), name="event_unit_best_min_1"),
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in EventStatus]), name="event_status_valid"
             ),
@@ -246,6 +268,16 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_individual(self) -> bool:
+        """Whether each player plays for themselves (games whose roles change per deal: 小路子,
+        上海斗地主), rather than in teams that hold the game's fixed sides (大怪路子)."""
+        return not get_game(self.game).fixed_sides
+
+    @property
+    def table_size(self) -> int:
+        return get_game(self.game).seat_count
 
     def tie_break_labels(self) -> list[str]:
         """Return the tie-breaks' display names in the event's order (unknown names as they are)."""
@@ -266,6 +298,8 @@ class Event(models.Model):
             raise ValidationError({"tie_break_order": _("A tie-break may appear only once.")})
         if not isinstance(self.rule_options, dict):
             raise ValidationError({"rule_options": _("Rule options are a JSON object.")})
+        if self.game not in registered_keys():
+            raise ValidationError({"game": _("Choose one of the games Luzi hosts.")})
 
 
 class Team(models.Model):
@@ -401,7 +435,9 @@ class Round(models.Model):
 
 
 class Pairing(models.Model):
-    """Two teams at one games table for a round: team A in seats 0/2/4, team B in seats 1/3/5."""
+    """One games table of a round: two teams (team events: team A in seats 0/2/4, team B in
+    seats 1/3/5), or the players seated there (individual events: no teams; the table's seats
+    say who plays)."""
 
     round = models.ForeignKey(
         Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="pairings"
@@ -413,12 +449,16 @@ class Pairing(models.Model):
     team_a = models.ForeignKey(
         Team,
         verbose_name=_("team A (seats 0, 2, 4)"),
+        null=True,
+        blank=True,
         on_delete=models.PROTECT,
         related_name="pairings_as_a",
     )
     team_b = models.ForeignKey(
         Team,
         verbose_name=_("team B (seats 1, 3, 5)"),
+        null=True,
+        blank=True,
         on_delete=models.PROTECT,
         related_name="pairings_as_b",
     )
@@ -432,6 +472,11 @@ class Pairing(models.Model):
             models.UniqueConstraint(fields=["round", "team_a"], name="pairing_team_a_once"),
             models.UniqueConstraint(fields=["round", "team_b"], name="pairing_team_b_once"),
             models.CheckConstraint(condition=~Q(team_a=F("team_b")), name="pairing_two_teams"),
+            models.CheckConstraint(
+                condition=Q(team_a__isnull=True, team_b__isnull=True)
+                | Q(team_a__isnull=False, team_b__isnull=False),
+                name="pairing_two_teams_or_none",
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="pairing_number_min_1"),
         ]
 
@@ -448,7 +493,21 @@ class RoundEntry(models.Model):
         Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="entries"
     )
     team = models.ForeignKey(
-        Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="round_entries"
+        Team,
+        verbose_name=_("team"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="round_entries",
+    )
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="round_entries",
+        help_text=_("Individual events: the player's place in the round."),
     )
     pairing = models.ForeignKey(
         Pairing,
@@ -465,6 +524,14 @@ class RoundEntry(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["round", "team"], name="roundentry_team_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "player"], name="roundentry_player_once_per_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(team__isnull=True, player__isnull=False)
+                | Q(team__isnull=False, player__isnull=True),
+                name="roundentry_team_or_player",
             ),
         ]
 
@@ -578,7 +645,7 @@ class PlayerTally(models.Model):
 
     tally = models.ForeignKey(PairingTally, on_delete=models.CASCADE, related_name="players")
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, null=True, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField()
     points = models.IntegerField(default=0)
@@ -586,6 +653,8 @@ class PlayerTally(models.Model):
     places = models.FloatField(default=0, help_text=_("Finishing places summed over the deals."))
     tributes_paid = models.PositiveSmallIntegerField(default=0)
     tributes_received = models.PositiveSmallIntegerField(default=0)
+    #: the game's own figures held by this seat ({"rating": 3, ...}), summed into PlayerTotal
+    figures = models.JSONField(default=dict)
 
     class Meta:
         verbose_name = _("player tally")
@@ -593,7 +662,7 @@ class PlayerTally(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tally", "seat"], name="playertally_seat_once"),
             models.CheckConstraint(
-                condition=Q(seat__gte=0, seat__lte=5), name="playertally_seat_0_to_5"
+                condition=Q(seat__gte=0, seat__lt=MAX_SEATS), name="playertally_seat_in_range"
             ),
         ]
         indexes = [models.Index(fields=["event", "player"])]
@@ -610,6 +679,7 @@ class PlayerTotal(models.Model):
     places = models.FloatField(default=0)
     tributes_paid = models.IntegerField(default=0)
     tributes_received = models.IntegerField(default=0)
+    figures = models.JSONField(default=dict)
 
     class Meta:
         verbose_name = _("player total")

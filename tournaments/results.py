@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
+from engine.registry import get_game
 from games.models import Deal, Match, Table, TableSeat
 from games.services import OfflineDeal, offline_match_record
 from tournaments.models import (
@@ -69,6 +70,7 @@ def _level(figures: dict[str, Any] | None, side: str) -> int:
 
 _MATCH_FIELDS = (
     "id",
+    "game",
     "table_id",
     "status",
     "current_deal",
@@ -156,12 +158,22 @@ def _tallies_rebuild(ids: list[int]) -> int:
 
     old_players = PlayerTally.objects.filter(tally__pairing_id__in=[r["pk"] for r in stale])
     delta: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0, 0, 0.0, 0, 0])
-    for event_id, player_id, *figures in old_players.values_list(
-        "event_id", "player_id", "points", "deals", "places", "tributes_paid", "tributes_received"
+    figure_delta: dict[tuple[int, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for event_id, player_id, *figures, game_figures in old_players.values_list(
+        "event_id",
+        "player_id",
+        "points",
+        "deals",
+        "places",
+        "tributes_paid",
+        "tributes_received",
+        "figures",
     ).order_by():
         d = delta[(event_id, player_id)]
         for i, value in enumerate(figures):
             d[i] -= value
+        for key, value in (game_figures or {}).items():
+            figure_delta[(event_id, player_id)][key] -= value
     old_players.delete()
     to_create, to_update, players = [], [], []
     for r in stale:
@@ -236,14 +248,21 @@ def _tallies_rebuild(ids: list[int]) -> int:
                 figures[seat]["paid"] += 1
             for seat in result.get("receivers") or []:
                 figures[seat]["received"] += 1
+        game = get_game(match["game"])
+        seat_figures = [f.key for f in game.figure_specs if f.holder == "seat"]
         for seat in range(seat_count):
             if seat not in seats[r["table_id"]]:
                 continue
+            side = game.side_of(seat) if r["team_a_id"] is not None else None
             players.append(
                 PlayerTally(
                     tally=tally,
                     event_id=r["round__event_id"],
-                    team_id=r["team_a_id"] if seat % 2 == 0 else r["team_b_id"],
+                    team_id={"A": r["team_a_id"], "B": r["team_b_id"]}.get(side or ""),
+                    figures={
+                        key: int(((match["figures"] or {}).get(key) or {}).get(str(seat), 0))
+                        for key in seat_figures
+                    },
                     player_id=seats[r["table_id"]][seat],
                     seat=seat,
                     points=(match["points"] or [0] * seat_count)[seat],
@@ -261,7 +280,9 @@ def _tallies_rebuild(ids: list[int]) -> int:
         d[2] += p.places
         d[3] += p.tributes_paid
         d[4] += p.tributes_received
-    _player_totals_add(delta)
+        for key, value in p.figures.items():
+            figure_delta[(p.event_id, p.player_id)][key] += value
+    _player_totals_add(delta, figure_delta)
     Event.objects.filter(pk__in={r["round__event_id"] for r in stale}).update(
         results_version=F("results_version") + 1
     )
@@ -271,9 +292,15 @@ def _tallies_rebuild(ids: list[int]) -> int:
 _TOTAL_FIELDS = ("points", "deals", "places", "tributes_paid", "tributes_received")
 
 
-def _player_totals_add(delta: dict[tuple[int, int], list[float]]) -> None:
+def _player_totals_add(
+    delta: dict[tuple[int, int], list[float]], figure_delta: dict[tuple[int, int], dict[str, int]]
+) -> None:
     """Add each (event, player)'s difference to its PlayerTotal row, creating missing rows."""
-    changed = {key: d for key, d in delta.items() if any(d)}
+    changed = {
+        key: delta[key]
+        for key in {*delta, *figure_delta}
+        if any(delta[key]) or any((figure_delta.get(key) or {}).values())
+    }
     if not changed:
         return
     existing = {
@@ -292,8 +319,12 @@ def _player_totals_add(delta: dict[tuple[int, int], list[float]]) -> None:
             to_update.append(total)
         for field, value in zip(_TOTAL_FIELDS, d, strict=True):
             setattr(total, field, getattr(total, field) + value)
+        sums = dict(total.figures or {})
+        for key, value in (figure_delta.get((event_id, player_id)) or {}).items():
+            sums[key] = sums.get(key, 0) + value
+        total.figures = sums
     PlayerTotal.objects.bulk_create(to_create)
-    PlayerTotal.objects.bulk_update(to_update, list(_TOTAL_FIELDS))
+    PlayerTotal.objects.bulk_update(to_update, [*_TOTAL_FIELDS, "figures"])
 
 
 def event_tallies_refresh(*, event: Event, open_rounds_only: bool = True) -> int:

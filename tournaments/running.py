@@ -17,6 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
+from engine.errors import EngineError
+from engine.registry import get_game
 from games import services as games_services
 from games.models import Action, Deal, Match, Table
 from tournaments import services
@@ -155,18 +157,34 @@ class SimulationSummary:
 
 
 @transaction.atomic
-def _simulation_event(*, teams: int, deals: int, seed: int) -> Event:
+def _simulation_event(*, game: str, teams: int, players: int, deals: int, seed: int) -> Event:
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
     tag = f"{stamp}-{secrets.token_hex(3)}"
     meet = Meet.objects.create(name=f"模拟赛 Simulation {tag}", slug=f"sim-{tag}")
     event = Event.objects.create(
         meet=meet,
-        name=f"大怪路子模拟 {tag}",
+        name=f"{get_game(game).name_zh}模拟 {tag}",
+        game=game,
         deals_per_match=deals,
         rule_options={},
         status=Event.Status.REGISTRATION,
     )
-    unit = services.unit_get_or_create(name=f"模拟单位 {tag}")
+    units = [services.unit_get_or_create(name=f"模拟单位 {tag} {u}") for u in range(1, 5)]
+    if event.is_individual:
+        kinds = get_game(game).bot_kinds
+        bots = [
+            games_services.player_create(
+                name=f"机器人{p}",
+                is_bot=True,
+                bot_kind=kinds[0] if (seed + p) % 4 else kinds[-1],
+            )
+            for p in range(1, players + 1)
+        ]
+        for p, bot in enumerate(bots):
+            services.membership_ensure(player=bot, unit=units[p % len(units)])
+        services.registration_ensure(event=event, players=bots)
+        return event
+    unit = units[0]
     for t in range(1, teams + 1):
         kind = "heuristic" if (seed + t) % 4 else "random"
         players = [
@@ -179,24 +197,36 @@ def _simulation_event(*, teams: int, deals: int, seed: int) -> Event:
 
 def event_simulate(
     *,
+    game: str = "daguai",
     teams: int = 8,
+    players: int = 16,
     rounds: int = 3,
     deals: int = 3,
     seed: int = 0,
     timeout: float = 3600.0,
     progress: Callable[[int, int, int], None] | None = None,
 ) -> SimulationSummary:
-    """Create a throw-away event of bot teams, pair and run every round through Celery.
+    """Create a throw-away event of bots (teams for a team game, ``players`` for an individual
+    one), pair and run every round through Celery.
 
     ``progress`` is called with (round number, finished matches, matches). Raises ApplicationError
-    for impossible sizes.
+    for an unknown game or impossible sizes.
     """
-    if teams < 2:
+    try:
+        chosen = get_game(game)
+    except EngineError as exc:
+        raise ApplicationError(str(exc)) from None
+    if chosen.fixed_sides and teams < 2:
         raise ApplicationError(_("A simulation needs at least 2 teams."))
+    if not chosen.fixed_sides and players < chosen.seat_count:
+        raise ApplicationError(
+            _("A simulation of this game needs at least %(size)d players.")
+            % {"size": chosen.seat_count}
+        )
     if rounds < 1 or deals < 1:
         raise ApplicationError(_("A simulation needs at least 1 round and 1 deal per match."))
     started = time.monotonic()
-    event = _simulation_event(teams=teams, deals=deals, seed=seed)
+    event = _simulation_event(game=game, teams=teams, players=players, deals=deals, seed=seed)
     complete = True
     for number in range(1, rounds + 1):
         round = services.round_create_paired(event=event, confirm=True)

@@ -13,6 +13,7 @@ from tournaments import standings
 from tournaments.models import (
     Event,
     Meet,
+    Membership,
     Pairing,
     PairingTally,
     PlayerTotal,
@@ -27,6 +28,7 @@ from tournaments.standings import (
     MeetStanding,
     PlayerFigures,
     PlayerStanding,
+    PlayerUnitStanding,
     TeamStanding,
     TeamTotals,
     UnitStanding,
@@ -255,27 +257,82 @@ def event_team_standings(*, event: Event) -> list[TeamStanding]:
     return _ranked(event, totals, beaten)
 
 
+def _seat_figures(event: Event) -> list[tuple[str, bool]]:
+    """The game's figures held by each seat, in the game's order (key, higher is better)."""
+    return [
+        (f.key, f.higher_is_better) for f in get_game(event.game).figure_specs if f.holder == "seat"
+    ]
+
+
 def event_player_standings(*, event: Event) -> list[PlayerStanding]:
-    """Return the event's player standings from the players' running totals (two queries)."""
+    """Return the event's player standings from the players' running totals (a few queries).
+
+    In an individual event every registered player is listed, a bye adds the event's bye points,
+    and the game's own figures (rating, silver...) break ties after the points.
+    """
     team_of = dict(TeamMember.objects.filter(event=event).values_list("player_id", "team_id"))
+    byes: dict[int, int] = defaultdict(int)
+    if event.is_individual:
+        for player in RoundEntry.objects.filter(
+            round__event=event, player__isnull=False, pairing__isnull=True
+        ).values_list("player_id", flat=True):
+            byes[player] += 1
+        for player in Registration.objects.filter(event=event).values_list("player_id", flat=True):
+            team_of.setdefault(player, None)  # type: ignore[arg-type]
+    totals = PlayerTotal.objects.filter(event=event, player__in=list(team_of))
     figures = [
-        PlayerFigures(player, team_of.get(player), points, deals, places, paid, received)
-        for player, points, deals, places, paid, received in PlayerTotal.objects.filter(
-            event=event
-        ).values_list(
-            "player_id", "points", "deals", "places", "tributes_paid", "tributes_received"
+        PlayerFigures(
+            player,
+            team_of.get(player),
+            points + byes[player] * event.bye_points,
+            deals,
+            places,
+            paid,
+            received,
+            game_figures or {},
+            byes[player],
+        )
+        for player, points, deals, places, paid, received, game_figures in totals.values_list(
+            "player_id",
+            "points",
+            "deals",
+            "places",
+            "tributes_paid",
+            "tributes_received",
+            "figures",
         )
     ]
     seen = {f.player for f in figures}
-    figures += [PlayerFigures(player=p, team=t) for p, t in team_of.items() if p not in seen]
-    return standings.player_standings(figures)
+    figures += [
+        PlayerFigures(player=p, team=t, points=byes[p] * event.bye_points, byes=byes[p])
+        for p, t in team_of.items()
+        if p not in seen
+    ]
+    return standings.player_standings(figures, figure_order=_seat_figures(event))
 
 
-def event_unit_standings(*, event: Event) -> list[UnitStanding]:
-    """Return the event's unit standings, aggregated from its teams' standings (the same three
-    queries at most: the teams' units come with their totals)."""
+def event_unit_standings(*, event: Event) -> list[UnitStanding] | list[PlayerUnitStanding]:
+    """Return the event's unit standings: aggregated from its teams' standings (team events: the
+    same three queries at most), or the best ``unit_best`` players of each unit added up
+    (individual events)."""
+    if event.is_individual:
+        return standings.player_unit_standings(
+            event_player_standings(event=event), _player_units(event), best=event.unit_best
+        )
     totals, beaten, units = _event_team_figures(event=event)
     return standings.unit_standings(_ranked(event, totals, beaten), units)
+
+
+def _player_units(event: Event) -> dict[int, int | None]:
+    """Each registered player's unit (the first they belong to)."""
+    units: dict[int, int | None] = {}
+    for player, unit in (
+        Membership.objects.filter(player__registrations__event=event)
+        .order_by("player_id", "pk")
+        .values_list("player_id", "unit_id")
+    ):
+        units.setdefault(player, unit)
+    return units
 
 
 def meet_unit_standings(
@@ -293,6 +350,9 @@ def meet_unit_standings(
         events = events.filter(pk__in=events_visible_to(user).values("pk"))
     rankings: dict[int, list[tuple[int, int | None]]] = {}
     for event in events:
+        if event.is_individual:
+            rankings[event.pk] = [(row.rank, row.unit) for row in event_unit_standings(event=event)]
+            continue
         totals, beaten, units = _event_team_figures(event=event)
         rankings[event.pk] = [
             (row.rank, units.get(row.team)) for row in _ranked(event, totals, beaten)
@@ -331,10 +391,30 @@ STANDINGS_COLUMNS: dict[str, tuple[str, ...]] = {
         "average_place",
         "tributes_paid",
         "tributes_received",
+        "byes",
         "tied",
     ),
     "unit": ("rank", "unit_id", "unit", "teams", "points", "wins", "best_rank", "tied"),
 }
+
+
+def standings_columns(event: Event, kind: str) -> tuple[str, ...]:
+    """The columns of the event's ``kind`` standings: an individual event's players also show the
+    game's own figures, and its units the players they count."""
+    if not event.is_individual:
+        return STANDINGS_COLUMNS[kind]
+    if kind == "player":
+        base = STANDINGS_COLUMNS["player"]
+        extra = tuple(key for key, _higher in _seat_figures(event))
+        return (*base[:-1], *extra, base[-1])
+    if kind == "unit":
+        return ("rank", "unit_id", "unit", "players", "counted", "points", "best_rank", "tied")
+    return STANDINGS_COLUMNS[kind]
+
+
+def standings_kinds(event: Event) -> tuple[str, ...]:
+    """The standings an event has: teams, players and units; an individual event has no teams."""
+    return ("player", "unit") if event.is_individual else STANDINGS_KINDS
 
 
 def figure_label(game: str, key: str, value: int) -> str:
@@ -379,6 +459,7 @@ def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
         names = dict(
             Player.objects.filter(pk__in=[r.player for r in rows]).values_list("pk", "name")
         )
+        extra = [key for key, _higher in _seat_figures(event)]
         return [
             {
                 "rank": r.rank,
@@ -390,12 +471,33 @@ def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
                 "average_place": r.average_place,
                 "tributes_paid": r.tributes_paid,
                 "tributes_received": r.tributes_received,
+                "byes": r.byes,
+                **{key: r.figures.get(key, 0) for key in extra},
                 "tied": r.tied,
             }
             for r in rows
         ]
     from tournaments.models import Unit
 
+    if event.is_individual:
+        found = standings_units = event_unit_standings(event=event)
+        unit_names = dict(
+            Unit.objects.filter(pk__in=[r.unit for r in found]).values_list("pk", "name")
+        )
+        return [
+            {
+                "rank": r.rank,
+                "unit_id": r.unit,
+                "unit": unit_names.get(r.unit, ""),
+                "players": r.players,
+                "counted": r.counted,
+                "points": r.points,
+                "best_rank": r.best_rank,
+                "tied": r.tied,
+            }
+            for r in standings_units
+            if isinstance(r, PlayerUnitStanding)
+        ]
     rows_u = event_unit_standings(event=event)
     unit_names = dict(
         Unit.objects.filter(pk__in=[r.unit for r in rows_u]).values_list("pk", "name")
@@ -418,18 +520,30 @@ def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
 def round_tables(*, round: Round) -> QuerySet[Pairing]:
     """Return a round's tables in order with teams, units, table, tally and members in order."""
     members = TeamMember.objects.select_related("player").order_by("order")
+    from games.models import TableSeat
+
+    seats = TableSeat.objects.select_related("player").order_by("seat")
     return (
         round.pairings.select_related("team_a__unit", "team_b__unit", "table", "tally")
         .prefetch_related(
             Prefetch("team_a__members", queryset=members),
             Prefetch("team_b__members", queryset=members),
+            Prefetch("table__seats", queryset=seats),
         )
         .order_by("number")
     )
 
 
-def round_byes(*, round: Round) -> QuerySet[Team]:
-    """Return the teams with a bye in ``round``."""
+def round_byes(*, round: Round) -> QuerySet[Team] | list[object]:
+    """Return the teams (or, in an individual event, the players) with a bye in ``round``."""
+    if round.event.is_individual:
+        from games.models import Player
+
+        return list(
+            Player.objects.filter(
+                round_entries__round=round, round_entries__pairing__isnull=True
+            ).order_by("name")
+        )
     return Team.objects.filter(round_entries__round=round, round_entries__pairing__isnull=True)
 
 

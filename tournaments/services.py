@@ -193,7 +193,9 @@ def pairing_create(
             _("Both teams need %(size)d players to be seated.") % {"size": TEAM_SIZE}
         )
     seated = [p for pair in zip(members_a, members_b, strict=True) for p in pair]
-    table = table_create(name=f"{round} · {number}", players=seated, mode=mode)
+    table = table_create(
+        name=f"{round} · {number}", players=seated, mode=mode, game=round.event.game
+    )
     try:
         with transaction.atomic():
             pairing = Pairing.objects.create(
@@ -368,6 +370,8 @@ def round_create_paired(
             _("%(event)s is finished: it takes no new rounds.") % {"event": event.name}
         )
     _previous_round_settle(event, user)
+    if event.is_individual:
+        return _individual_round_create(event=event, user=user, confirm=confirm)
     teams = _teams_ready(event)
     round = round_create(event=event)
     if event.pairing_format == Event.PairingFormat.MANUAL:
@@ -389,6 +393,30 @@ def round_create_paired(
     if draw.same_unit:
         detail += f", same-unit tables: {draw.same_unit}"
     round_log_add(round, user, RoundLog.Action.PAIRED, detail)
+    if confirm:
+        return round_confirm(round=round, user=user)
+    return round
+
+
+def _individual_round_create(
+    *, event: Event, user: AbstractBaseUser | None, confirm: bool
+) -> Round:
+    """An individual event's next round: Swiss into tables of the game's size (or an empty
+    draft for a manual event)."""
+    from tournaments import individual
+
+    if event.pairing_format == Event.PairingFormat.ROUND_ROBIN:
+        raise ApplicationError(_("Round robin is for team events; use Swiss or manual."))
+    players = individual.individual_players_ready(event)
+    round = round_create(event=event)
+    if event.pairing_format == Event.PairingFormat.MANUAL:
+        round_log_add(round, user, RoundLog.Action.PAIRED, "manual: an organizer sets the tables")
+        return round
+    draw = individual.individual_draw(event, players, round.number)
+    detail = individual.individual_round_fill(round, draw, event.table_mode)
+    round_log_add(
+        round, user, RoundLog.Action.PAIRED, f"{event.get_pairing_format_display()}: {detail}"
+    )
     if confirm:
         return round_confirm(round=round, user=user)
     return round

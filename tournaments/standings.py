@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 __all__ = [
@@ -303,7 +303,8 @@ def team_standings(
 
 @dataclass(frozen=True, slots=True)
 class PlayerFigures:
-    """A player's totals over the event: points, deals, summed finishing places, tributes."""
+    """A player's totals over the event: points, deals, summed finishing places, tributes, the
+    game's own figures (上海斗地主's rating, 小路子's silver...), and byes (individual events)."""
 
     player: int
     team: int | None
@@ -312,6 +313,8 @@ class PlayerFigures:
     places: float = 0.0
     tributes_paid: int = 0
     tributes_received: int = 0
+    figures: Mapping[str, int] = field(default_factory=dict)
+    byes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,11 +328,16 @@ class PlayerStanding:
     tributes_paid: int
     tributes_received: int
     tied: bool = False
+    figures: Mapping[str, int] = field(default_factory=dict)
+    byes: int = 0
 
 
-def player_standings(figures: Sequence[PlayerFigures]) -> list[PlayerStanding]:
-    """Return the players' standings: points, then the better (lower) average finishing place,
-    then more deals; players equal on all three share a rank.
+def player_standings(
+    figures: Sequence[PlayerFigures], *, figure_order: Sequence[tuple[str, bool]] = ()
+) -> list[PlayerStanding]:
+    """Return the players' standings: points, then the game's figures in ``figure_order``
+    (``(key, higher_is_better)``: 上海斗地主's rating points, 小路子's silver), then the better
+    (lower) average finishing place, then more deals; players equal on all of them share a rank.
 
     >>> [(r.rank, r.player) for r in player_standings([PlayerFigures(1, None, 3, 2, 7.0),
     ...                                                 PlayerFigures(2, None, 3, 2, 5.0)])]
@@ -345,13 +353,19 @@ def player_standings(figures: Sequence[PlayerFigures]) -> list[PlayerStanding]:
             average_place=round(f.places / f.deals, 2) if f.deals else None,
             tributes_paid=f.tributes_paid,
             tributes_received=f.tributes_received,
+            figures=dict(f.figures),
+            byes=f.byes,
         )
         for f in figures
     ]
 
-    def key(row: PlayerStanding) -> tuple[float, float, float]:
+    def key(row: PlayerStanding) -> tuple[float, ...]:
         place = row.average_place if row.average_place is not None else 99.0
-        return (-row.points, place, -row.deals)
+        game = tuple(
+            -row.figures.get(name, 0) if higher else row.figures.get(name, 0)
+            for name, higher in figure_order
+        )
+        return (-row.points, *game, place, -row.deals)
 
     rows.sort(key=key)
     out: list[PlayerStanding] = []
@@ -410,6 +424,60 @@ def unit_standings(
         if tied:
             out[-1] = replace(out[-1], tied=True)
         out.append(UnitStanding(rank, unit, teams_, pts, won, best, tied))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerUnitStanding:
+    """A unit's standing in an individual event: the points of its best players added up."""
+
+    rank: int
+    unit: int
+    players: int
+    counted: int
+    points: int
+    best_rank: int
+    tied: bool = False
+
+
+def player_unit_standings(
+    rows: Sequence[PlayerStanding], player_units: Mapping[int, int | None], *, best: int
+) -> list[PlayerUnitStanding]:
+    """Return the units' standings of an individual event: each unit adds up the points of its
+    ``best`` best-placed players (how company events rank departments), then the better best
+    player breaks a tie. Players without a unit are left out.
+
+    >>> rows = player_standings([PlayerFigures(1, None, 9), PlayerFigures(2, None, 5),
+    ...                          PlayerFigures(3, None, 4), PlayerFigures(4, None, -18)])
+    >>> [(u.unit, u.points, u.counted) for u in player_unit_standings(
+    ...     rows, {1: 10, 2: 20, 3: 20, 4: 10}, best=1)]
+    [(10, 9, 1), (20, 5, 1)]
+    """
+    members: dict[int, list[PlayerStanding]] = defaultdict(list)
+    for row in rows:  # rows come best first
+        unit = player_units.get(row.player)
+        if unit is not None:
+            members[unit].append(row)
+    totals = {
+        unit: (sum(r.points for r in found[:best]), min(r.rank for r in found), len(found))
+        for unit, found in members.items()
+    }
+
+    def key(unit: int) -> tuple[int, int]:
+        points, best_rank, _players = totals[unit]
+        return (-points, best_rank)
+
+    ordered = sorted(totals, key=lambda u: (key(u), u))
+    out: list[PlayerUnitStanding] = []
+    for i, unit in enumerate(ordered):
+        points, best_rank, players = totals[unit]
+        tied = i > 0 and key(ordered[i - 1]) == key(unit)
+        rank = out[-1].rank if tied else i + 1
+        if tied:
+            out[-1] = replace(out[-1], tied=True)
+        out.append(
+            PlayerUnitStanding(rank, unit, players, min(best, players), points, best_rank, tied)
+        )
     return out
 
 

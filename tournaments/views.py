@@ -14,10 +14,21 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from engine.registry import get_game
 from games.models import Deal, FigureStep, Match, TableSeat
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
-from tournaments.models import Event, Meet, Pairing, PlayerTally, Round, Team, TeamMember, Unit
+from tournaments.models import (
+    Event,
+    Meet,
+    Pairing,
+    PlayerTally,
+    Registration,
+    Round,
+    Team,
+    TeamMember,
+    Unit,
+)
 from tournaments.qr import qr_svg
 from tournaments.result_preview import levels_why
 from tournaments.results import event_tallies_refresh
@@ -34,6 +45,7 @@ from tournaments.selectors import (
     meets_for_home,
     round_byes,
     round_tables,
+    standings_kinds,
 )
 from tournaments.services import event_is_organizer
 from tournaments.sorting import natural_key
@@ -92,9 +104,10 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def _kind(request: HttpRequest) -> str:
-    kind = request.GET.get("kind", "team")
-    return kind if kind in STANDINGS_KINDS else "team"
+def _kind(request: HttpRequest, event: Event | None = None) -> str:
+    kinds = standings_kinds(event) if event is not None else STANDINGS_KINDS
+    kind = request.GET.get("kind", kinds[0])
+    return kind if kind in kinds else kinds[0]
 
 
 STANDINGS_PAGE_SIZE = 100
@@ -126,12 +139,17 @@ def _standings_table(request: HttpRequest, event: Event, kind: str) -> str:
         if rows is None:
             rows = event_standings_rows_cached(event=event, kind=kind, version=version)
         start = (page - 1) * STANDINGS_PAGE_SIZE
+        shown = rows[start : start + STANDINGS_PAGE_SIZE]
+        specs = [f for f in get_game(event.game).figure_specs if f.holder == "seat"]
+        english = get_language() == "en"
         table = render_to_string(
             "tournaments/_standings_page.html",
             {
                 "event": event,
                 "kind": kind,
-                "rows": rows[start : start + STANDINGS_PAGE_SIZE],
+                "individual": event.is_individual,
+                "figure_names": [f.label_en if english else f.label_zh for f in specs],
+                "rows": [{**r, "figure_values": [r.get(f.key, 0) for f in specs]} for r in shown],
                 "page": page,
                 "pages": range(1, pages + 1) if pages > 1 else [],
             },
@@ -143,7 +161,7 @@ def _standings_table(request: HttpRequest, event: Event, kind: str) -> str:
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     """Live standings, a hundred rows per page (the CSV and the API have them all)."""
     event = _event(request, pk)
-    kind = _kind(request)
+    kind = _kind(request, event)
     table = _standings_table(request, event, kind)
     return render(
         request,
@@ -151,7 +169,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "event": event,
             "kind": kind,
-            "kinds": STANDINGS_KINDS,
+            "kinds": standings_kinds(event),
             "table": table,
             "tie_breaks": event.tie_break_labels(),
             "refresh_seconds": 30,
@@ -160,7 +178,8 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def standings_download(request: HttpRequest, pk: int) -> HttpResponse:
-    return standings_csv(_event(request, pk), _kind(request))
+    event = _event(request, pk)
+    return standings_csv(event, _kind(request, event))
 
 
 def projector(request: HttpRequest, pk: int) -> HttpResponse:
@@ -367,9 +386,15 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     event = _event(request, pk)
-    member = get_object_or_404(
-        TeamMember.objects.select_related("player", "team"), event=event, player_id=player
+    member = (
+        TeamMember.objects.select_related("player", "team")
+        .filter(event=event, player_id=player)
+        .first()
     )
+    if member is None:  # an individual event's player (or one not yet in a team)
+        entry = get_object_or_404(
+            Registration.objects.select_related("player"), event=event, player_id=player
+        )
     rows = [r for r in standings_rows_fresh(event, "player") if r["player_id"] == player]
     tallies = (
         PlayerTally.objects.filter(event=event, player_id=player)
@@ -393,8 +418,8 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
         "tournaments/player_detail.html",
         {
             "event": event,
-            "player": member.player,
-            "team": member.team,
+            "player": member.player if member is not None else entry.player,
+            "team": member.team if member is not None else None,
             "row": rows[0] if rows else None,
             "tallies": tallies,
             "units": units,

@@ -373,4 +373,14 @@ class Migration(migrations.Migration):
                 name="tableseat_seat_in_range",
             ),
         ),
+        migrations.AlterField(
+            model_name="deal",
+            name="seed",
+            field=models.CharField(max_length=64, verbose_name="seed"),
+        ),
+        migrations.AddField(
+            model_name="action",
+            name="extra",
+            field=models.TextField(blank=True, default="", verbose_name="other fields"),
+        ),
     ]

@@ -27,7 +27,13 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--game", default="daguai", help="the game's key (luzi games lists them; daguai)"
+        )
         parser.add_argument("--teams", type=_positive, default=8, help="bot teams (default 8)")
+        parser.add_argument(
+            "--players", type=_positive, default=16, help="bot players, individual games (16)"
+        )
         parser.add_argument("--rounds", type=_positive, default=3, help="rounds (default 3)")
         parser.add_argument("--deals", type=_positive, default=3, help="deals per match (3)")
         parser.add_argument("--seed", type=int, default=0, help="seed for the bots' kinds")
@@ -40,7 +46,9 @@ class Command(BaseCommand):
         bar = ProgressBar("simulate_event", stream=self.stderr._out)
         try:
             summary = event_simulate(
+                game=options["game"],
                 teams=options["teams"],
+                players=options["players"],
                 rounds=options["rounds"],
                 deals=options["deals"],
                 seed=options["seed"],
