@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 #: The most seats a table may have (the games have 4 or 6); each table knows its own count.
@@ -219,10 +219,6 @@ class Match(models.Model):
                 condition=Q(turn_seconds__gte=1), name="match_turn_seconds_min_1"
             ),
             _seat_check("left_seat", "match_left_seat_in_range"),
-            models.CheckConstraint(
-                condition=Q(current_deal__lte=F("deals_per_match")),
-                name="match_current_deal_within_deals",
-            ),
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in MatchStatus]), name="match_status_valid"
             ),

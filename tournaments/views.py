@@ -87,7 +87,8 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         raise Http404("This round is still being drawn.")
     tables = list(round_tables(round=round))
     by_team = sorted(
-        [(p.team_a, p, "A") for p in tables] + [(p.team_b, p, "B") for p in tables],
+        [(p.team_a, p, "A") for p in tables if p.team_a is not None]
+        + [(p.team_b, p, "B") for p in tables if p.team_b is not None],
         key=lambda item: natural_key(item[0].name),
     )
     return render(

@@ -383,4 +383,6 @@ class Migration(migrations.Migration):
             name="extra",
             field=models.TextField(blank=True, default="", verbose_name="other fields"),
         ),
+        # a game may deal more deals than count towards its length (上海斗地主's all-pass deals)
+        migrations.RemoveConstraint(model_name="match", name="match_current_deal_within_deals"),
     ]

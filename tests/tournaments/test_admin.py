@@ -210,6 +210,7 @@ def test_naming_an_organizer_in_the_admin_gives_them_the_role(world: dict[str, A
         "status": event.status,
         "bye_points": 3,
         "table_mode": "offline",
+        "unit_best": 3,
         "organizers": [world["theirs"]["organizer"].pk, newcomer.pk],
     }
     for prefix in ("registrations", "teams", "rounds"):

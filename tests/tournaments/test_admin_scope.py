@@ -284,6 +284,7 @@ def _event_form(event: Any) -> dict[str, Any]:
         "status": event.status,
         "bye_points": 3,
         "table_mode": "offline",
+        "unit_best": 3,
         "organizers": list(event.organizers.values_list("pk", flat=True)),
     }
     for prefix in ("registrations", "teams", "rounds"):
