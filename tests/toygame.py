@@ -49,11 +49,6 @@ _ORDER = {card: i for i, card in enumerate(PACK)}
 _LABELS = {"event", "round", "table", "seats"}
 
 
-def _(message: str) -> str:
-    """Marks a message id for the translation catalog; the caller translates it."""
-    return message
-
-
 def _seat(value: Any, what: str = "seat") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value not in SEATS:
         raise EngineError(f"{what} must be a seat 0-3, not {value!r}")
@@ -84,22 +79,15 @@ def deal_points(tricks: Sequence[int], base: int) -> tuple[int, ...]:
     return tuple(3 * base if t == top else -base for t in tricks)
 
 
-def _penalty(seat: int, cost: int, base: int) -> tuple[int, ...]:
-    return tuple(-cost * 3 * base if s == seat else cost * base for s in SEATS)
-
-
 def _tricks_result(tricks: Sequence[int], base: int) -> dict[str, Any]:
     return {"outcome": "tricks", "tricks": list(tricks), "points": list(deal_points(tricks, base))}
 
 
 def _gone_result(outcome: str, seat: int, base: int) -> dict[str, Any]:
-    points = _penalty(seat, 2 if outcome == "escape" else 1, base)
-    return {"outcome": outcome, "seat": seat, "points": list(points)}
-
-
-def _winner(points: Sequence[int]) -> str | None:
-    firsts = [s for s in SEATS if points[s] == max(points)]
-    return str(firsts[0]) if len(firsts) == 1 else None
+    """An escape (−6/+2 × base) or a leaving between deals (−3/+1 × base)."""
+    cost = (2 if outcome == "escape" else 1) * base
+    points = [-3 * cost if s == seat else cost for s in SEATS]
+    return {"outcome": outcome, "seat": seat, "points": points}
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,10 +199,8 @@ class ToyDeal:
             self.result = _gone_result("escape", action.seat, self.base)
             return
         if action.seat != self.turn or action.cards not in self.hands[action.seat]:
-            raise IllegalActionError(
-                f"{action.to_json()}: seat {self.turn} is to play, holding "
-                f"{' '.join(self.hands[action.seat])!r} (seat {action.seat})"
-            )
+            why = "does not hold it" if action.seat == self.turn else f"seat {self.turn} plays"
+            raise IllegalActionError(f"{action.to_json()}: {why}")
         self.hands[action.seat].remove(action.cards)
         self.streaks[action.seat] = self.streaks[action.seat] + 1 if action.system else 0
         self.actions.append(action)
@@ -230,21 +216,14 @@ class ToyDeal:
     def public_view(self) -> dict[str, Any]:
         """What everyone sees: turns, the trick on the table, tricks won; never a hand."""
         return {
-            "number": self.number,
-            "phase": "over" if self.over else "play",
-            "dealer": self.dealer,
-            "leader": self.leader,
-            "turn": self.turn,
+            "number": self.number, "phase": "over" if self.over else "play",
+            "dealer": self.dealer, "leader": self.leader, "turn": self.turn,
             "awaiting": [] if self.turn is None else [self.turn],
             "counts": [len(h) for h in self.hands],
             "trick": {"actions": [a.to_json() for a in self.trick], "current": None},
-            "winners": list(self.winners),
-            "tricks": self.tricks,
-            "finish": list(self.finish),
-            "streaks": list(self.streaks),
-            "moves": len(self.actions),
-            "result": self.result,
-        }
+            "winners": list(self.winners), "tricks": self.tricks, "finish": list(self.finish),
+            "streaks": list(self.streaks), "moves": len(self.actions), "result": self.result,
+        }  # fmt: skip
 
     def private_view(self, seat: int) -> dict[str, Any]:
         """The public view with ``seat``'s hand and legal actions (and no tributes)."""
@@ -265,41 +244,22 @@ class ToyMatch:
     """A match of 玩具牌 in play, as :class:`engine.game.MatchState`."""
 
     def __init__(self, *, seed: int | str, options: ToyOptions, base: int = 1) -> None:
-        self._seed, self._options, self._base = seed, options, _int(base, "base", 1)
+        self.seed, self.options, self.base = seed, options, _int(base, "base", 1)
         self.deals: list[ToyDeal] = []
         self._results: list[dict[str, Any]] = []
-        self._points = [0, 0, 0, 0]
-        self._tricks = [0, 0, 0, 0]
-        self._end: str | None = None
-        self._left: int | None = None
-
-    @property
-    def seed(self) -> int | str:
-        return self._seed
-
-    @property
-    def base(self) -> int:
-        return self._base
-
-    @property
-    def options(self) -> ToyOptions:
-        return self._options
-
-    @property
-    def end_reason(self) -> str | None:
-        return self._end
-
-    @property
-    def left_seat(self) -> int | None:
-        return self._left
+        self._points, self._tricks = [0, 0, 0, 0], [0, 0, 0, 0]
+        self.end_reason: str | None = None
+        self.left_seat: int | None = None
 
     @property
     def over(self) -> bool:
-        return self._end is not None
+        return self.end_reason is not None
 
     @property
     def winner(self) -> str | None:
-        return _winner(self._points) if self.over else None
+        """The seat alone with most points once the match is over."""
+        firsts = [s for s in SEATS if self._points[s] == max(self._points)]
+        return str(firsts[0]) if self.over and len(firsts) == 1 else None
 
     @property
     def points(self) -> list[int]:
@@ -324,38 +284,25 @@ class ToyMatch:
             raise EngineError(f"no deal {number!r}: {len(self.deals)} deals were dealt")
         return self.deals[number - 1]
 
-    def _playing(self) -> ToyDeal:
-        if not self.in_deal:
-            raise EngineError("no deal is being played")
-        return self.deals[-1]
-
     def start_deal(self) -> DealInfo:
         if self.over or self.in_deal:
             raise IllegalActionError("the match is over" if self.over else "a deal is on")
         number = len(self.deals) + 1
-        seed = deal_seed(self._seed, number)
+        seed = deal_seed(self.seed, number)
         self.deals.append(
-            ToyDeal(number=number, seed=seed, dealer=(number - 1) % 4, base=self._base)
+            ToyDeal(number=number, seed=seed, dealer=(number - 1) % 4, base=self.base)
         )
         return self.deal_info(number)
 
     def deal_info(self, number: int) -> DealInfo:
         deal = self._deal(number)
         result = deal.result
+        points = None if result is None else tuple(result["points"])
+        no_setup: dict[str, Any] = {}  # no tribute, no bidding: dealt, then played
         return DealInfo(
-            number=number,
-            dealer=deal.dealer,
-            seed=deal.seed,
-            level_rank=None,
-            setup={},
-            setup_detail={},
-            waiting_setup=False,
-            finish=deal.finish,
-            actions=len(deal.actions),
-            over=deal.over,
-            result=result,
-            points=None if result is None else tuple(result["points"]),
-        )
+            number, deal.dealer, deal.seed, None, no_setup, no_setup, False, deal.finish,
+            len(deal.actions), deal.over, result, points,
+        )  # fmt: skip
 
     def deal_actions(self, number: int) -> list[ToyAction]:
         return list(self._deal(number).actions)
@@ -368,12 +315,16 @@ class ToyMatch:
         return self.deals[-1].legal_actions(seat) if self.in_deal else []
 
     def system_action(self, seat: int) -> ToyAction:
-        return self._playing().system_action(seat)
+        if not self.in_deal:
+            raise EngineError(f"no deal is being played: no system action for seat {seat}")
+        return self.deals[-1].system_action(seat)
 
     def apply(self, action: Any) -> None:
         if not isinstance(action, ToyAction):
             raise EngineError(f"not an action of 玩具牌: {action!r}")
-        deal = self._playing()
+        if not self.in_deal:
+            raise IllegalActionError(f"{action.to_json()}: no deal is being played")
+        deal = self.deals[-1]
         deal.apply(action)
         if deal.result is not None:
             self.settle(deal.number, deal.result, deal.tricks)
@@ -384,9 +335,9 @@ class ToyMatch:
         self._points = [p + q for p, q in zip(self._points, result["points"], strict=True)]
         self._tricks = [t + u for t, u in zip(self._tricks, tricks, strict=True)]
         if result["outcome"] != "tricks":
-            self._end = result["outcome"]
-        elif number >= self._options.deals_per_match:
-            self._end = "deals_played"
+            self.end_reason = result["outcome"]
+        elif number >= self.options.deals_per_match:
+            self.end_reason = "deals_played"
 
     def timeout(self, seat: int) -> ToyAction:
         action = self.system_action(seat)
@@ -403,33 +354,26 @@ class ToyMatch:
         _seat(seat)
         if self.over or self.in_deal:
             raise IllegalActionError(f"seat {seat} cannot leave: not between deals of a match")
-        result = _gone_result("left", seat, self._base)
+        result = _gone_result("left", seat, self.base)
         self.settle(len(self.deals), result, (0, 0, 0, 0))
-        self._left = seat
+        self.left_seat = seat
         return result
 
     def results(self) -> list[dict[str, Any]]:
         return list(self._results)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "game": "toy",
-            "seed": self._seed,
-            "options": self._options.to_json(),
-            "over": self.over,
-            "end": self._end,
-            "left": self._left,
-            "deals_started": len(self.deals),
-            "points": self.points,
-            "figures": self.figures(),
-            "results": self.results(),
-        }
+        return {"seed": self.seed, **self.public_view(), "deal": None}
 
     def public_view(self) -> dict[str, Any]:
-        view = self.to_json()
-        del view["seed"]  # the seed deals every hand: never public
-        last = self.deals[-1].public_view() if self.deals else None
-        return {**view, "deal_number": len(self.deals) or None, "deal": last}
+        """The match (never its seed: it deals every hand) and its last deal's public view."""
+        return {
+            "game": "toy", "options": self.options.to_json(), "over": self.over,
+            "end": self.end_reason, "left": self.left_seat, "points": self.points,
+            "figures": self.figures(), "results": self.results(),
+            "deal_number": len(self.deals) or None,
+            "deal": self.deals[-1].public_view() if self.deals else None,
+        }  # fmt: skip
 
     def private_view(self, seat: int) -> dict[str, Any]:
         view = self.public_view()
@@ -447,8 +391,8 @@ class ToyMatch:
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)
         headers = {"game": "toy", "deal": number, "dealer": deal.dealer, "seed": deal.seed}
-        headers |= {"match_seed": self._seed, "base": self._base}
-        headers |= {"options": self._options.to_json(), **labels}
+        headers |= {"match_seed": self.seed, "base": self.base}
+        headers |= {"options": self.options.to_json(), **labels}
         actions = [a.to_json() for a in deal.actions]
         return {"headers": headers, "actions": actions, "result": deal.result}
 
@@ -666,36 +610,27 @@ class ToyGame:
         view of the deal (``hand``, ``seat``, ``awaiting``) or the card room's (``my_turn``)."""
         selected = cards.split()
         if not selected:
-            return Verdict(False, _("Select cards first."))
+            return Verdict(False, ("Select cards first."))
         if len(selected) > 1:
-            return Verdict(False, _("Play exactly one card."))
+            return Verdict(False, ("Play exactly one card."))
         if selected[0] not in str(view.get("hand", "")).split():
-            return Verdict(False, _("You do not hold %(cards)s."), {"cards": selected[0]})
+            return Verdict(False, ("You do not hold %(cards)s."), {"cards": selected[0]})
         mine = view.get("my_turn", view.get("seat") in view.get("awaiting", []))
         if not mine:
-            return Verdict(False, _("It is not your turn."))
+            return Verdict(False, ("It is not your turn."))
         card = selected[0]
-        return Verdict(True, _("You play %(cards)s."), {"cards": card}, "play", "single", card)
+        return Verdict(True, ("You play %(cards)s."), {"cards": card}, "play", "single", card)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "key": self.key,
-            "name_zh": self.name_zh,
-            "name_en": self.name_en,
-            "seats": self.seat_count,
-            "fixed_sides": self.fixed_sides,
-            "sides": {},
+            "key": self.key, "name_zh": self.name_zh, "name_en": self.name_en,
+            "seats": self.seat_count, "fixed_sides": self.fixed_sides, "sides": {},
             "options": [o.to_json() for o in self.option_specs()],
             "defaults": self.default_options().to_json(),
             "figures": [f.to_json() for f in self.figure_specs],
-            "end_reasons": list(self.end_reasons),
-            "bots": list(self.bot_kinds),
+            "end_reasons": list(self.end_reasons), "bots": list(self.bot_kinds),
             "score_sheets": self.score_sheets,
-        }
+        }  # fmt: skip
 
 
 GAME: Game = ToyGame()
-
-
-def _is_state(state: ToyMatch) -> MatchState:
-    return state  # mypy checks here that the toy's state is a MatchState
