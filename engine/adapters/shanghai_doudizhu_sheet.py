@@ -214,6 +214,8 @@ def _dealer(row: Fields, table: _Table, result: DealResult, first_dealer: int | 
     bidder = given if given is not None else expected
     if bidder is not None and row.flag("head_bid") and bidder != result.landlord:
         row.refuse("first_bidder", f"头撂 is the first bidder's bid: seat {bidder} bid first")
+    if bidder == result.landlord and result.factors.bid == 3 and not row.flag("head_bid"):
+        row.refuse("head_bid", f"seat {bidder} bid first and bid 3: that is 头撂 (head_bid)")
     table.bidder = bidder
     if bidder is not None:
         return bidder

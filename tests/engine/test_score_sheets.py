@@ -308,6 +308,7 @@ def test_doudizhu_the_first_bidder_is_the_dealer_and_rotates_under_the_option() 
         ({"landlord": 0, "bid": 3, "marked_joker": 1, "winner": "landlord"}, "marked_joker"),
         ({"landlord": 0, "bid": 3, "redeals": -1, "winner": "landlord"}, "redeals"),
         ({**HEAD, "first_bidder": 1}, "first_bidder"),
+        ({**L3, "first_bidder": 0, "winner": "landlord"}, "head_bid"),  # the first bidder's 3
         ({"landlord": 0, "bid": 3, "winner": "landlord", "all_pass": True}, "all_pass"),
         ({"landlord": 0, "bid": 3, "winner": "landlord", "finish": [0]}, "finish"),
         ({"all_pass": True, "bid": 1}, "bid"),
