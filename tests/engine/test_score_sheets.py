@@ -513,3 +513,59 @@ def test_doudizhu_an_escape_costs_the_escaper_what_the_others_win(
     others = sum(p for s, p in enumerate(sheet.points) if s != seat)
     assert -sheet.points[seat] >= others > 0
     assert (-sheet.points[seat] > others) is (kind == "active")
+
+
+# -- a match played online, written on a sheet, scores the same ------------------------------
+
+
+def sheet_deal(key: str, info: Any) -> dict[str, Any]:
+    """What the referee writes for a deal played online (its result JSON and dealer)."""
+    r = info.result
+    if key == "xiaoluzi":
+        deal = {"mode": r["mode"], "declarer": r["declarer"], "counter": r["counter"]}
+        deal.update(finish=r["finish"], holder_7h=info.dealer)
+        if r["kind"] == "escape":
+            return {**deal, "escape": r["seat"]}
+        return {**deal, "played": r["played"]}
+    f = r["factors"]
+    if r["outcome"] == "all_pass":
+        return {"all_pass": True, "marked_joker": f["marked_joker"], "first_bidder": info.dealer}
+    deal = {"marked_joker": f["marked_joker"], "first_bidder": info.dealer, "bid": f["bid"]}
+    if r["landlord"] is not None:
+        report = "none"
+        if f["fight"] is not None and f["reported"]:
+            report = ("double_" if f["reported"] > 1 else "") + ("" if f["fight"] else "no_")
+            report += "play"
+        deal.update(landlord=r["landlord"], head_bid=f["head_bid"], open_hand=f["open_hand"])
+        deal.update(report=report)
+        if f["reported"] > 1:
+            deal["report_sets"] = f["reported"]
+    if r["outcome"] != "escape":
+        return {**deal, "winner": r["winner"]}
+    during = "bidding" if r["landlord"] is None else "play"
+    return {**deal, "escape": {"seat": r["escaper"], "kind": r["escape_kind"], "during": during}}
+
+
+@pytest.mark.parametrize("game", [XL, DDZ], ids=lambda g: g.key)
+@pytest.mark.parametrize("seed", range(8))
+def test_a_match_played_online_scores_the_same_on_a_sheet(game: Any, seed: int) -> None:
+    state = game.new_match(seed=seed, options=game.default_options(), base=1 + seed % 3)
+    bots = [game.bot("heuristic", f"{seed}:{s}") for s in range(4)]
+    escape_at = (seed % 4, 2 + seed) if seed % 2 else None  # (deal, actions) of an escape
+    while not state.over:
+        info = state.start_deal()
+        while state.in_deal:
+            seat = state.awaiting()[0]
+            if escape_at == (info.number, len(state.deal_actions(info.number))):
+                state.escape(seat)
+                break
+            state.apply(bots[seat].act(state, seat))
+    deals = [sheet_deal(game.key, state.deal_info(n)) for n in range(1, state.deals_started + 1)]
+    sheet = game.score_sheet({"deals": deals}, options=state.options, base=state.base)
+    assert list(sheet.points) == list(state.points)
+    assert [d.result for d in sheet.deals] == state.results()
+    assert [d.dealer for d in sheet.deals] == [
+        state.deal_info(n).dealer for n in range(1, state.deals_started + 1)
+    ]
+    assert sheet.figures[-1] == state.figures()
+    assert (sheet.end_reason, sheet.winner) == (state.end_reason, state.winner)
