@@ -95,7 +95,7 @@ def _played(
     return tuple(played)
 
 
-def _deal(row: Fields, rules: Rules) -> DealResult | EscapeResult:
+def _deal(row: Fields, rules: Rules) -> DealResult:
     mode, declarer, counter = _roles(row)
     out = row.seats("finish")
     need = "three or four seats" if mode is Mode.NONE else "one seat"
@@ -185,7 +185,9 @@ def score_sheet(entry: Any, *, rules: Rules) -> ScoredSheet:
             continue
         row.only(_DEAL_FIELDS)
         escaper = row.optional_seat("escape")
-        result = _deal(row, rules) if escaper is None else _escape(row, rules, escaper)
+        result: DealResult | EscapeResult = (
+            _deal(row, rules) if escaper is None else _escape(row, rules, escaper)
+        )
         holder = row.optional_seat("holder_7h")
         dealer = holder if holder is not None else result.declarer
         for s in range(4):
