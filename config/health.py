@@ -108,7 +108,7 @@ def stalled_tables(
     ).filter(
         *(
             Q(**{f"{field}__isnull": True}) | Q(**{f"{field}__lt": cutoff})
-            for field in ("started_at", "acted", "dealt", "ended", "deadline")
+            for field in ("created_at", "started_at", "acted", "dealt", "ended", "deadline")
         )
     )
     return sorted(stalled.values_list("table_id", flat=True))

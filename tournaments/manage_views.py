@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, Q
@@ -140,26 +141,28 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _seat_states(tables: list[Pairing]) -> dict[int, list[dict[str, Any]]]:
     """Each online table's seats: the player, and whether a page of theirs is open at the table
-    (bots are always there)."""
+    (bots are always there). One query and one cache read for the whole round."""
     online = [p.table_id for p in tables if p.table.mode == "online"]
-    rows = TableSeat.objects.filter(table_id__in=online).select_related("player").order_by("seat")
-    by_table: dict[int, list[TableSeat]] = {}
-    for row in rows:
-        by_table.setdefault(row.table_id, []).append(row)
+    rows = list(
+        TableSeat.objects.filter(table_id__in=online).select_related("player").order_by("seat")
+    )
+    keys = {
+        (r.table_id, r.seat): presence.presence_keys(r.table_id, r.seat)[0]
+        for r in rows
+        if not r.player.is_bot
+    }
+    counts = caches["presence"].get_many(list(keys.values())) if keys else {}
     states: dict[int, list[dict[str, Any]]] = {}
-    for table_id, table_seats in by_table.items():
-        present = presence.seats_online(
-            table_id, [s.seat for s in table_seats if not s.player.is_bot]
-        )
-        states[table_id] = [
+    for r in rows:
+        key = keys.get((r.table_id, r.seat))
+        states.setdefault(r.table_id, []).append(
             {
-                "seat": s.seat,
-                "name": s.player.name,
-                "bot": s.player.is_bot,
-                "online": s.player.is_bot or present.get(s.seat, False),
+                "seat": r.seat,
+                "name": r.player.name,
+                "bot": r.player.is_bot,
+                "online": r.player.is_bot or int(counts.get(key) or 0) > 0,
             }
-            for s in table_seats
-        ]
+        )
     return states
 
 

@@ -5,8 +5,25 @@ Each seat has points, rating points (等级分) and landlord wins (deals it won 
 places go by points, then rating. All-pass deals (荒番) are dealt again and do not count as
 played. The package calls the deals of a match ``deals``; here, as for every game, the option is
 ``deals_per_match``. ``base`` of :meth:`DoudizhuGame.new_match` sets the options' ``base``.
-Escaping is leaving the table during a deal (an *active* escape); a referee's score sheet is not
-offered yet.
+Escaping is leaving the table during a deal (an *active* escape).
+
+A referee's score sheet of an offline table (:meth:`DoudizhuGame.score_sheet`) is JSON,
+``{"first_dealer": 0, "deals": [...]}``, one object per deal, all-pass deals included
+(``docs/shanghai_doudizhu.md``, *Score sheets*; every field in
+:mod:`engine.adapters.shanghai_doudizhu_sheet`)::
+
+    {"landlord": 0, "bid": 2, "winner": "landlord"}
+    {"landlord": 1, "bid": 3, "head_bid": true, "open_hand": true, "report": "double_play",
+     "marked_joker": true, "redeals": 1, "first_bidder": 1, "winner": "farmers"}
+    {"all_pass": true}
+    {"escape": {"seat": 2, "kind": "active", "during": "bidding"}, "bid": 1}
+    {"leave": 3}
+
+``report`` is none / play / no_play / double_play / double_no_play (``report_sets`` for more
+than two sets under ``double_report=per_set``); ``redeals`` the all-pass deals right before the
+deal (those entered as deals count by themselves); an escape's ``kind`` is disconnect /
+timeouts / active, ``during`` bidding (``bid`` so far, no landlord) or play. Figures after each
+deal: ``rating`` and ``landlord_wins``. Refusals read ``deal N: FIELD: why``.
 
 >>> from engine.registry import get_game
 >>> game = get_game("shanghai_doudizhu")
@@ -25,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.adapters.shanghai_doudizhu_sheet import score_sheet
 from engine.cards import parse_cards
 from engine.errors import EngineError
 from engine.game import (
@@ -337,7 +355,7 @@ class DoudizhuGame:
         FigureSpec("rating", "等级分", "rating points", "seat", -_BIG, _BIG, 0),
         FigureSpec("landlord_wins", "地主胜局", "landlord wins", "seat", 0, _BIG, 0),
     )
-    score_sheets: bool = False
+    score_sheets: bool = True
     rules_version: str = RULES_VERSION
 
     def side_of(self, seat: int) -> str | None:
@@ -397,7 +415,11 @@ class DoudizhuGame:
         raise EngineError(f"unknown bot kind {kind!r} (use heuristic or random)")
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
-        raise EngineError("上海斗地主 has no score sheets yet: offline tables are for 大怪路子")
+        """Check and score a referee's sheet (its JSON: the module docstring and
+        :mod:`engine.adapters.shanghai_doudizhu_sheet`); ``base`` sets the options' ``base``."""
+        if not isinstance(options, DoudizhuOptions):
+            raise EngineError(f"not the options of 上海斗地主: {options!r}")
+        return score_sheet(entry, rules=dataclasses.replace(options.rules, base=base))
 
     def read_record(self, data: Any) -> dict[str, Any]:
         return _read(data).to_json()

@@ -2,8 +2,24 @@
 
 Four players each for themselves: no fixed sides (the declarer and the counter change per deal),
 points and silver per seat, places by points then silver. The base score is the card room's
-(``base`` of :meth:`XiaoluziGame.new_match` sets the options' ``base_score``). A referee's score
-sheet is not offered yet (the engine has no offline scorer for 小路子).
+(``base`` of :meth:`XiaoluziGame.new_match` sets the options' ``base_score``).
+
+A referee's score sheet of an offline table (:meth:`XiaoluziGame.score_sheet`) is JSON,
+``{"first_dealer": 0, "deals": [...]}``, one object per deal (``docs/xiaoluzi.md``, *Score
+sheets*; every field in :mod:`engine.adapters.xiaoluzi_sheet`)::
+
+    {"mode": "none", "finish": [3, 1, 0], "played": [8, 8, 5, 8]}
+    {"mode": "declared", "declarer": 2, "finish": [2], "slam": true}
+    {"mode": "countered", "declarer": 0, "counter": 1, "finish": [0], "played": [8, 1, 0, 0]}
+    {"mode": "declared", "declarer": 2, "finish": [], "escape": 0}
+    {"leave": 3}
+
+``mode`` none / declared / countered, ``declarer`` and ``counter`` as the mode has them,
+``finish`` the seats in the order they went out, ``played`` the cards played per seat or else
+``slam`` (both: they must agree), ``holder_7h`` optional (the deal's dealer); ``escape`` the
+escaping seat with the seats already out in ``finish``; ``leave`` a seat leaving between deals.
+Each deal's figures are the running silver (``{"silver": {"0": ..}}``), after the start, each
+deal and a leaving. Refusals read ``deal N: FIELD: why``.
 
 >>> from engine.registry import get_game
 >>> game = get_game("xiaoluzi")
@@ -20,6 +36,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.adapters.xiaoluzi_sheet import score_sheet
 from engine.cards import parse_cards
 from engine.errors import EngineError
 from engine.game import (
@@ -271,7 +288,7 @@ class XiaoluziGame:
             start=0,
         ),
     )
-    score_sheets: bool = False
+    score_sheets: bool = True
     rules_version: str = RULES_VERSION
 
     def side_of(self, seat: int) -> str | None:
@@ -331,7 +348,11 @@ class XiaoluziGame:
         raise EngineError(f"unknown bot kind {kind!r} (use heuristic or random)")
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
-        raise EngineError("小路子 has no score sheets yet: offline tables are for 大怪路子")
+        """Check and score a referee's sheet (its JSON: :mod:`engine.adapters.xiaoluzi_sheet`);
+        ``base`` sets the options' ``base_score``, the silver is the options' ``base_silver``."""
+        if not isinstance(options, Rules):
+            raise EngineError(f"not the options of 小路子: {options!r}")
+        return score_sheet(entry, rules=dataclasses.replace(options, base_score=base))
 
     def read_record(self, data: Any) -> dict[str, Any]:
         return _read(data).to_json()

@@ -94,6 +94,7 @@ def _live_match(*, idle: float, deadline_in: float | None = None):
         match=match, number=1, dealer_seat=0, level_rank=2, seed=0, turn_deadline=deadline
     )
     Deal.objects.filter(pk=deal.pk).update(started_at=then)
+    Match.objects.filter(pk=match.pk).update(created_at=then)
     return match
 
 
@@ -112,6 +113,14 @@ def test_healthz_503_when_live_matches_make_no_progress(client: Client, settings
     assert "60 s" in body["checks"]["worker"]["error"]
     settings.LUZI_WORKER_STALL_SECONDS = 3600
     assert client.get("/healthz").status_code == 200
+
+
+def test_a_match_just_created_is_not_stalled() -> None:
+    from games.models import Match
+    from tests.games.factories import TableFactory
+
+    Match.objects.create(table=TableFactory(), status=Match.Status.PLAYING)  # no deal yet
+    assert health.stalled_tables(seconds=60) == []
 
 
 def test_a_finished_or_offline_match_never_counts_as_stalled() -> None:

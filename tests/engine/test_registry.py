@@ -186,24 +186,64 @@ def test_escape_and_leaving_end_the_match(game):
         state.start_deal()
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if not g.score_sheets], ids=lambda g: g.key)
-def test_a_game_without_score_sheets_says_so(game):
-    with pytest.raises(EngineError, match="no score sheets"):
-        game.score_sheet({"first_dealer": 0, "deals": []}, options=game.default_options())
+def test_every_game_offers_score_sheets():
+    # issue 16: offline tables for every game (a game without sheets left no case to test here)
+    assert [g.key for g in GAMES if not g.score_sheets] == []
+    for game in GAMES:
+        assert game.to_json()["score_sheets"] is True
+
+
+def _sheet_deal(key, info):
+    """What a referee writes on the game's score sheet for a deal played online."""
+    r = info.result
+    if key == "xiaoluzi":
+        roles = {"mode": r["mode"], "declarer": r["declarer"], "counter": r["counter"]}
+        if r["kind"] == "escape":
+            return {**roles, "finish": r["finish"], "escape": r["seat"]}
+        return {**roles, "finish": r["finish"], "played": r["played"]}
+    if key == "shanghai_doudizhu":
+        f = r["factors"]
+        if r["outcome"] == "all_pass":
+            return {"all_pass": True, "marked_joker": f["marked_joker"]}
+        report = "none"
+        if f["fight"] is not None and f["reported"]:
+            report = ("double_" if f["reported"] > 1 else "") + (
+                "play" if f["fight"] else "no_play"
+            )
+        deal = {
+            "landlord": r["landlord"],
+            "bid": f["bid"],
+            "head_bid": f["head_bid"],
+            "open_hand": f["open_hand"],
+            "report": report,
+            "marked_joker": f["marked_joker"],
+        }
+        if report.startswith("double"):
+            deal["report_sets"] = f["reported"]
+        if r["outcome"] != "escape":
+            return {**deal, "winner": r["winner"]}
+        during = "bidding" if r["landlord"] is None else "play"
+        if during == "bidding":
+            deal = {"bid": f["bid"], "marked_joker": f["marked_joker"]}
+        return {
+            **deal,
+            "escape": {"seat": r["escaper"], "kind": r["escape_kind"], "during": during},
+        }
+    if r["outcome"] == "escape":
+        return {"finish": list(info.finish), "escape": r["seat"]}
+    return {"finish": list(info.finish)}
 
 
 @pytest.mark.parametrize("game", [g for g in GAMES if g.score_sheets], ids=lambda g: g.key)
 def test_score_sheets_score_what_was_played(game):
-    """A referee's sheet of the finishing orders of a bot match scores to the same points."""
+    """A referee's sheet of a bot match (finishing orders, or what the game's sheet asks) scores
+    to the same points."""
     state = play_out(game, seed=21, kind=game.bot_kinds[-1])
     deals = []
     for number in range(1, state.deals_started + 1):
         info = state.deal_info(number)
         assert info.result is not None
-        if info.result["outcome"] == "escape":
-            deals.append({"finish": list(info.finish), "escape": info.result["seat"]})
-        else:
-            deals.append({"finish": list(info.finish)})
+        deals.append(_sheet_deal(game.key, info))
     sheet = game.score_sheet(
         {"first_dealer": state.deal_info(1).dealer, "deals": deals},
         options=state.options,
@@ -216,7 +256,7 @@ def test_score_sheets_score_what_was_played(game):
     json.dumps(sheet.to_json())
     with pytest.raises(EngineError, match="deal 2"):
         game.score_sheet(
-            {"first_dealer": 0, "deals": [{"finish": [0, 2, 4]}, {"finish": [1, 1]}]},
+            {"first_dealer": state.deal_info(1).dealer, "deals": [deals[0], {"finish": [1, 1]}]},
             options=state.options,
         )
     for bad in ([], {"deals": "x"}, {"deals": [{"finish": [0], "bogus": 1}]}):

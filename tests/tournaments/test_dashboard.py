@@ -78,7 +78,7 @@ def test_the_dashboard_warns_about_tables_that_make_no_progress(running, setting
     pairing = running["round"].pairings.order_by("number").first()
     old = timezone.now() - timedelta(minutes=10)
     match = Match.objects.get(table=pairing.table)
-    Match.objects.filter(pk=match.pk).update(started_at=old)
+    Match.objects.filter(pk=match.pk).update(started_at=old, created_at=old)
     Deal.objects.filter(match=match).update(started_at=old, turn_deadline=old, finished_at=None)
     assert not Action.objects.filter(deal__match=match).exists()  # no worker ran here
     page = running["client"].get(url).content.decode()
