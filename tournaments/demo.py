@@ -1,4 +1,5 @@
-"""The demo meet: a company staff sports meet with a 大怪路子 team event, loaded idempotently.
+"""The demo meet: a company staff sports meet with a 大怪路子 team event and two individual events
+(上海斗地主, 小路子) of the same departments, loaded idempotently.
 
 Everything is looked up by natural keys (unit names, employee numbers, team names), so loading twice
 changes nothing and a half-finished earlier load is completed.
@@ -21,6 +22,7 @@ from tournaments.services import (
     event_organizer_add,
     membership_ensure,
     organizer_group_ensure,
+    registration_ensure,
     team_create,
     unit_get_or_create,
 )
@@ -44,6 +46,13 @@ DEPARTMENTS: dict[str, list[str]] = {
 }
 
 TEAM_NAMES = ["一队", "二队", "三队"]
+
+#: The meet's individual events: name, game, deals per match, and how many players of each
+#: department enter (the first ones listed).
+INDIVIDUAL_EVENTS: tuple[tuple[str, str, int, int], ...] = (
+    ("上海斗地主个人赛", "shanghai_doudizhu", 2, 2),
+    ("小路子个人赛", "xiaoluzi", 4, 2),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,11 +145,35 @@ def demo_load(*, admin_password: str, organizer_password: str) -> DemoSummary:
                     unit=unit,
                 )
 
+    for name, game, deals, per_unit in INDIVIDUAL_EVENTS:
+        single, _created = Event.objects.get_or_create(
+            meet=meet,
+            name=name,
+            defaults={
+                "game": game,
+                "base_score": 1,
+                "deals_per_match": deals,
+                "pairing_format": Event.PairingFormat.SWISS,
+                "status": Event.Status.REGISTRATION,
+                "bye_points": 0,
+                "unit_best": 2,
+            },
+        )
+        entrants = [
+            membership.player
+            for department in DEPARTMENTS
+            for membership in Membership.objects.filter(unit__name=department, unit__parent=company)
+            .select_related("player")
+            .order_by("employee_number")[:per_unit]
+        ]
+        registration_ensure(event=single, players=entrants)
+
     _account("admin", admin_password, superuser=True)
     _account("organizer", organizer_password, superuser=False)
     organizer_group_ensure()
     organizer = get_user_model().objects.get(username="organizer")
-    event_organizer_add(event=event, user=organizer)
+    for organized in Event.objects.filter(meet=meet):
+        event_organizer_add(event=organized, user=organizer)
 
     return DemoSummary(
         meet=meet,
@@ -150,6 +183,6 @@ def demo_load(*, admin_password: str, organizer_password: str) -> DemoSummary:
         teams=event.teams.count(),
         accounts=(
             DemoAccount("admin", admin_password, "superuser"),
-            DemoAccount("organizer", organizer_password, f"organizer of {event.name}"),
+            DemoAccount("organizer", organizer_password, f"organizer of {meet.name}'s events"),
         ),
     )

@@ -1,4 +1,5 @@
-"""`manage.py demo_play`: bots play the demo event's first rounds, at a pace people can watch."""
+"""`manage.py demo_play`: bots play the demo meet's first rounds of every event, side by side, at
+a pace people can watch."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from config.exceptions import ApplicationError
 from tournaments import services
 from tournaments.demo import EVENT_NAME, MEET_SLUG
 from tournaments.models import Event, Round
-from tournaments.running import round_run
+from tournaments.running import round_run, round_tables_start
 
 
 class Command(BaseCommand):
@@ -35,25 +36,31 @@ class Command(BaseCommand):
             raise CommandError(
                 _("--rounds must be 1 or more, --bot-delay-ms 0 or more."), returncode=2
             )
-        event = Event.objects.filter(meet__slug=MEET_SLUG, name=EVENT_NAME).first()
-        if event is None:
+        events = list(Event.objects.filter(meet__slug=MEET_SLUG).order_by("pk"))
+        if not any(e.name == EVENT_NAME for e in events):
             raise CommandError(_("No demo event: run `manage.py load_demo` first."), returncode=2)
         try:
             for number in range(1, options["rounds"] + 1):
-                round = Round.objects.filter(event=event, number=number).first()
-                if round is None:
-                    round = services.round_create_paired(event=event, confirm=True)
-                elif round.status == Round.Status.DRAFT:
-                    round = services.round_confirm(round=round)
-                if round.status == Round.Status.COMPLETED:
-                    continue
-                self.stdout.write(f"demo: bots play {event.name}, round {round.number}")
-                run = round_run(round=round, bots=True, bot_delay_ms=options["bot_delay_ms"])
-                if not run.complete:
-                    raise CommandError(
-                        _("Round %(round)d did not finish.") % {"round": round.number},
-                        returncode=1,
-                    )
+                # every event's round starts at once, so the three games are played side by side
+                started = []
+                for event in events:
+                    round = Round.objects.filter(event=event, number=number).first()
+                    if round is None:
+                        round = services.round_create_paired(event=event, confirm=True)
+                    elif round.status == Round.Status.DRAFT:
+                        round = services.round_confirm(round=round)
+                    if round.status == Round.Status.COMPLETED:
+                        continue
+                    self.stdout.write(f"demo: bots play {event.name}, round {round.number}")
+                    round_tables_start(round=round, bots=True, bot_delay_ms=options["bot_delay_ms"])
+                    started.append(round)
+                for round in started:
+                    run = round_run(round=round, bots=True, bot_delay_ms=options["bot_delay_ms"])
+                    if not run.complete:
+                        raise CommandError(
+                            _("Round %(round)d did not finish.") % {"round": round.number},
+                            returncode=1,
+                        )
         except ApplicationError as exc:
             raise CommandError(exc.message, returncode=2) from exc
         self.stdout.write(self.style.SUCCESS(f"demo: {options['rounds']} rounds played."))
