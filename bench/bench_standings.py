@@ -70,7 +70,7 @@ def build(teams: int, deals: int, deals_per_match: int, seed: int) -> int:
     from django.db import transaction
 
     from engine.daguai.offline import OfflineEntry, score_match
-    from games.models import Deal, LevelStep, Match, Player, Table, TableSeat
+    from games.models import Deal, FigureStep, Match, Player, Table, TableSeat
     from tournaments.models import (
         Event,
         Meet,
@@ -130,23 +130,22 @@ def build(teams: int, deals: int, deals_per_match: int, seed: int) -> int:
                     entries=[OfflineEntry(_finish(rng)) for _ in range(deals_per_match)],
                 )
                 scored_all.append(scored)
+                side_points = {"A": sum(scored.points[0::2]), "B": sum(scored.points[1::2])}
+                winner = "" if scored.winner is None else scored.winner.value
+                if not winner and side_points["A"] != side_points["B"]:
+                    winner = "A" if side_points["A"] > side_points["B"] else "B"
                 m = Match(
                     table=table,
                     deals_per_match=deals_per_match,
                     status="finished",
                     current_deal=len(scored.deals),
-                    level_a=int(scored.levels.a),
-                    level_b=int(scored.levels.b),
+                    figures={"level": {"A": int(scored.levels.a), "B": int(scored.levels.b)}},
                     end_reason="passed_a" if scored.winner is not None else "deals_played",
-                    winner_side="" if scored.winner is None else scored.winner.value,
+                    winner=winner,
+                    points=list(scored.points),
+                    side_points=side_points,
                 )
-                for s, p in enumerate(scored.points):
-                    setattr(m, f"points_{s}", p)
-                m.points_a, m.points_b = sum(scored.points[0::2]), sum(scored.points[1::2])
-                if not m.winner_side and m.points_a != m.points_b:
-                    m.winner_side = "A" if m.points_a > m.points_b else "B"
                 matches.append(m)
-                side_points = {"A": m.points_a, "B": m.points_b}
                 score[pair.team_a] += side_points["A"]
                 score[pair.team_b] += side_points["B"]
                 met[pair.team_a].add(pair.team_b)
@@ -161,22 +160,27 @@ def build(teams: int, deals: int, deals_per_match: int, seed: int) -> int:
                         number=d.number,
                         dealer_seat=d.dealer,
                         level_rank=d.level_rank,
-                        seed=0,
+                        seed="0",
                         status="finished",
                         finishing_order=list(d.result.finish),
                         result=d.result.to_json(),
+                        points=list(d.result.points),
+                        side_points={
+                            "A": sum(d.result.points[0::2]),
+                            "B": sum(d.result.points[1::2]),
+                        },
                     )
-                    for s, p in enumerate(d.result.points):
-                        setattr(row, f"points_{s}", p)
-                    row.points_a = sum(d.result.points[0::2])
-                    row.points_b = sum(d.result.points[1::2])
                     deal_rows.append(row)
                 steps += [
-                    LevelStep(match=m, deal_number=i, level_a=int(lv.a), level_b=int(lv.b))
+                    FigureStep(
+                        match=m,
+                        deal_number=i,
+                        figures={"level": {"A": int(lv.a), "B": int(lv.b)}},
+                    )
                     for i, lv in enumerate(scored.ladder)
                 ]
             Deal.objects.bulk_create(deal_rows, batch_size=2000)
-            LevelStep.objects.bulk_create(steps, batch_size=2000)
+            FigureStep.objects.bulk_create(steps, batch_size=2000)
             recorded += len(deal_rows)
             pairings = Pairing.objects.bulk_create(
                 Pairing(round=round_, number=n, table=t, team_a_id=p.team_a, team_b_id=p.team_b)
