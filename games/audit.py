@@ -3,7 +3,7 @@
 A deal record must replay (every action legal, in order) to the stored result, finishing order,
 points and level step; the action log must be the record's actions; a match's deals must chain
 (seeds, dealers, levels, tribute) to the stored match points and levels. Offline matches are
-scored again from their finishing orders. Reads only.
+scored again from the score sheet the referee entered. Reads only.
 """
 
 from __future__ import annotations
@@ -172,7 +172,9 @@ def _figures_after(
     return after
 
 
-def _offline(match: Match, deals: list[Deal]) -> list[Problem]:
+def _legacy_sheet(match: Match, deals: list[Deal]) -> dict[str, Any]:
+    """The sheet of an offline 大怪路子 match recorded before sheets were stored: rebuilt from
+    each deal's finishing order, escape and the seat that left."""
     entries: list[dict[str, Any]] = []
     for deal in deals:
         result = deal.result or {}
@@ -183,18 +185,77 @@ def _offline(match: Match, deals: list[Deal]) -> list[Problem]:
     if match.left_seat is not None:
         entries.append({"leave": match.left_seat})
     first = deals[0].dealer_seat if deals else 0
+    return {"first_dealer": first, "deals": entries}
+
+
+def _offline(match: Match, deals: list[Deal]) -> list[Problem]:
+    """Score the stored sheet again (the one the referee entered) and compare every deal's
+    dealer, result, finishing order and points, the figures after each deal, and the match's
+    points, figures, end and winner with what is stored."""
+    sheet = match.sheet or _legacy_sheet(match, deals)
     try:
         scored = engine_state.game_of(match).score_sheet(
-            {"first_dealer": first, "deals": entries},
-            options=engine_state.rules_of(match),
-            base=match.base_score,
+            sheet, options=engine_state.rules_of(match), base=match.base_score
         )
     except EngineError as exc:
         return [Problem(match.pk, None, f"the entered deals do not score: {exc}")]
     problems = []
+    if len(scored.deals) != len(deals):
+        problems.append(
+            Problem(
+                match.pk, None, f"{len(deals)} deals stored, the sheet scores {len(scored.deals)}"
+            )
+        )
+    steps = {s.deal_number: s.figures for s in FigureStep.objects.filter(match=match)}
     for deal, scored_deal in zip(deals, scored.deals, strict=False):
         if scored_deal.result != deal.result:
             problems.append(Problem(match.pk, deal.number, "the stored result differs"))
+        if list(scored_deal.points) != list(deal.points):
+            problems.append(
+                Problem(
+                    match.pk,
+                    deal.number,
+                    f"points {deal.points}, scored {list(scored_deal.points)}",
+                )
+            )
+        if list(scored_deal.finish) != list(deal.finishing_order):
+            problems.append(
+                Problem(
+                    match.pk,
+                    deal.number,
+                    f"finishing order {deal.finishing_order}, scored {list(scored_deal.finish)}",
+                )
+            )
+        if scored_deal.dealer != deal.dealer_seat:
+            problems.append(
+                Problem(
+                    match.pk, deal.number, f"dealer {deal.dealer_seat}, scored {scored_deal.dealer}"
+                )
+            )
+        after = scored.figures[deal.number] if deal.number < len(scored.figures) else None
+        if match.sheet and steps.get(deal.number) != after:
+            problems.append(
+                Problem(
+                    match.pk,
+                    deal.number,
+                    f"figures after the deal {steps.get(deal.number)}, scored {after}",
+                )
+            )
     if list(scored.points) != list(match.points):
         problems.append(Problem(match.pk, None, f"points {match.points} stored"))
+    if match.sheet:
+        figures = scored.figures[-1] if scored.figures else {}
+        if figures != (match.figures or {}):
+            problems.append(
+                Problem(match.pk, None, f"figures {match.figures} stored, {figures} scored")
+            )
+        if (scored.end_reason or "") != match.end_reason or (scored.winner or "") != match.winner:
+            problems.append(
+                Problem(
+                    match.pk,
+                    None,
+                    f"ended {match.end_reason!r} won by {match.winner!r} stored, "
+                    f"scored {scored.end_reason!r} won by {scored.winner!r}",
+                )
+            )
     return problems

@@ -200,6 +200,14 @@ class Match(models.Model):
     left_seat = models.PositiveSmallIntegerField(
         _("seat that left between deals"), null=True, blank=True
     )
+    #: an offline table's score sheet as the referee entered it (the game's own JSON format):
+    #: what the engine scored, and what the audit scores again
+    sheet = models.JSONField(
+        _("score sheet"),
+        default=dict,
+        blank=True,
+        help_text=_("An offline table's score sheet as entered, in the game's format."),
+    )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     end_reason = models.CharField(
         _("ended by"), max_length=20, choices=EndReason.choices, blank=True

@@ -647,33 +647,48 @@ def seat_escape(*, table: Table, seat: int) -> str:
     return outcome
 
 
+def offline_sheet(*, first_dealer: int, deals: Sequence[OfflineDeal]) -> dict[str, Any]:
+    """The score sheet (大怪路子's format) of a referee's finishing orders, escapes and leavings."""
+    rows: list[dict[str, Any]] = []
+    for d in deals:
+        row: dict[str, Any] = {"finish": list(d.finish)}
+        if d.escape is not None:
+            row["escape"] = d.escape
+        if d.leave is not None:
+            row["leave"] = d.leave
+        rows.append(row)
+    return {"first_dealer": first_dealer, "deals": rows}
+
+
 @transaction.atomic
 def offline_match_record(
     *,
     table: Table,
-    first_dealer: int,
-    deals: Sequence[OfflineDeal],
     base_score: int,
     deals_per_match: int,
     rule_options: dict[str, Any] | None = None,
+    sheet: Any = None,
+    first_dealer: int = 0,
+    deals: Sequence[OfflineDeal] = (),
 ) -> Match:
-    """Record (or record again) an offline table's whole match from a referee's entries.
+    """Record (or record again) an offline table's whole match from a referee's score sheet.
 
-    The engine scores it (tribute counts, points, levels, passing A); the table's previous offline
-    match, if any, is replaced. Raises ApplicationError naming the first impossible deal.
+    ``sheet`` is the game's own sheet (JSON, ``{"first_dealer"?, "deals": [...]}``, the format of
+    the game's ``score_sheet``); without it, ``first_dealer`` and ``deals`` (大怪路子's finishing
+    orders) make one. The engine scores it (points, the game's figures, each deal's result); the
+    sheet is stored on the match as entered, and the table's previous offline match, if any, is
+    replaced. Raises ApplicationError with the engine's reason, naming the first bad deal.
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.mode != Table.Mode.OFFLINE:
         raise ApplicationError("Only an offline table's results are entered by a referee.")
-    if not deals:
+    if sheet is None:
+        sheet = offline_sheet(first_dealer=first_dealer, deals=deals)
+    if isinstance(sheet, dict) and sheet.get("deals") == []:
         raise ApplicationError("Enter at least one deal.")
     options = dict(rule_options or {})
     options.pop("deals_per_match", None)
     game = engine_state.game_of(table)
-    sheet = {
-        "first_dealer": first_dealer,
-        "deals": [{"finish": list(d.finish), "escape": d.escape, "leave": d.leave} for d in deals],
-    }
     try:
         rules = game.options_from_json({**options, "deals_per_match": deals_per_match})
         scored = game.score_sheet(sheet, options=rules, base=base_score)
@@ -692,6 +707,7 @@ def offline_match_record(
         winner=scored.winner or "",  # the game decides who won the match
         left_seat=scored.left,
         figures=scored.figures[-1] if scored.figures else {},
+        sheet=sheet,
         started_at=timezone.now(),
         finished_at=timezone.now() if scored.end_reason else None,
     )
