@@ -707,7 +707,8 @@ class ResultSubmission(models.Model):
         Pairing, verbose_name=_("pairing"), on_delete=models.CASCADE, related_name="results"
     )
     version = models.PositiveSmallIntegerField(_("version"))
-    first_dealer = models.PositiveSmallIntegerField(_("first dealer seat"))
+    #: the sheet's ``first_dealer`` (none when a sheet of four seats leaves it out)
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer seat"), null=True, blank=True)
     deals = models.JSONField(_("deals"), default=list)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
