@@ -22,7 +22,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, NotAllowedError
-from games import selectors, services
+from engine.errors import EngineError
+from games import engine_state, selectors, services
 from games.access import table_viewable
 from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain
 from games.models import Table
@@ -107,7 +108,39 @@ def seat_view_of(state: dict[str, Any]) -> SeatView:
         current=trick.get("current"),
         my_turn=seat is not None and deal.get("phase") == "play" and deal.get("turn") == seat,
         returning=deal.get("phase") == "return" and seat in (deal.get("awaiting") or []),
+        seat=seat,
+        awaiting=tuple(deal.get("awaiting") or ()),
+        legal=tuple(you.get("legal") or ()),
     )
+
+
+def action_as_text(table: Table, seat: int, sent: Any) -> tuple[str, str]:
+    """The kind and text (:meth:`engine.game.Game.seat_action`) of an action sent as a JSON
+    object, such as one of the state's ``you.legal``: 400 when it is no action of the table's
+    game, 403 when it names another seat."""
+    if not isinstance(sent, dict) or not isinstance(sent.get("kind"), str):
+        raise ApplicationError(_("An action is an object with its kind, as the state lists it."))
+    if sent.get("seat", seat) != seat:
+        raise NotAllowedError(_("You can only act for your own seat."))
+    game = engine_state.game_of(table)
+    kind = sent["kind"]
+    try:
+        wanted = game.action_from_json({**sent, "seat": seat}).to_json()
+    except (EngineError, KeyError, TypeError, ValueError) as exc:
+        message = _("This is no action of this game: %(error)s") % {"error": exc}
+        raise ApplicationError(message) from None
+    value = sent.get("value")
+    texts = [sent.get("cards"), "" if value is None else str(value)]
+    texts += ["yes" if value else "no", ""]
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        try:
+            if game.seat_action(seat, kind, text).to_json() == wanted:
+                return kind, text
+        except EngineError:
+            continue
+    raise ApplicationError(_("A player cannot send this action: %(kind)s.") % {"kind": kind})
 
 
 class TableStateApi(APIView):
@@ -135,8 +168,17 @@ class TableActionApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    class SeqSerializer(serializers.Serializer[Any]):
+        seq = serializers.IntegerField(min_value=0)
+        deal = serializers.IntegerField(required=False, min_value=1)
+
     class ActionInputSerializer(serializers.Serializer[Any]):
-        action = serializers.ChoiceField(choices=["play", "pass", "return"])
+        action = serializers.CharField(
+            max_length=32,
+            help_text="the action's kind (大怪路子: play, pass, return; 小路子: declare, "
+            "no_declare, counter, no_counter, play, pass; 上海斗地主: bid, pass, open, report, "
+            "fight, play), or one of the state's ``you.legal`` objects as it is",
+        )
         cards = serializers.CharField(
             required=False, allow_blank=True, default="", max_length=MAX_CARDS_TEXT
         )
@@ -157,15 +199,19 @@ class TableActionApi(APIView):
     )
     def post(self, request: Request, table_id: int) -> Response:
         table, seat = _seated(request, table_id)
-        data = _validated(self.ActionInputSerializer(data=request.data))
+        body = request.data if isinstance(request.data, dict) else {}
+        sent = body.get("action") if isinstance(body.get("action"), dict) else None
+        if sent is None and "kind" in body:  # the legal action itself, with seq (and deal)
+            sent = {k: v for k, v in body.items() if k not in ("seq", "deal")}
+        if sent is not None:
+            data = _validated(self.SeqSerializer(data=body))
+            kind, cards = action_as_text(table, seat, sent)
+        else:
+            data = _validated(self.ActionInputSerializer(data=request.data))
+            kind, cards = data["action"], data["cards"]
         began = time.monotonic()
         services.seat_act(
-            table=table,
-            seat=seat,
-            kind=data["action"],
-            cards=data["cards"],
-            seq=data["seq"],
-            deal=data.get("deal"),
+            table=table, seat=seat, kind=kind, cards=cards, seq=data["seq"], deal=data.get("deal")
         )
         # the state this action committed (or a newer one) answers: no read of it again
         return Response(selectors.table_state(table=table, seat=seat, fresh_since=began))
@@ -200,7 +246,7 @@ class TableCheckApi(APIView):
         table, seat = _seated(request, table_id)
         data = _validated(self.CheckInputSerializer(data=request.data))
         state = selectors.table_state(table=table, seat=seat)
-        verdict = selection_explain(view=seat_view_of(state), cards=data["cards"])
+        verdict = selection_explain(view=seat_view_of(state), cards=data["cards"], game=table.game)
         return Response(verdict.to_json())
 
 

@@ -5,7 +5,8 @@ no copy of the rules. Reads only: nothing here changes a deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -25,6 +26,11 @@ class SeatView:
     current: str | None
     my_turn: bool
     returning: bool
+    #: for games that read the seat's private view (小路子, 斗地主): the seat, the seats the deal
+    #: waits for and the seat's legal actions
+    seat: int | None = None
+    awaiting: tuple[int, ...] = ()
+    legal: tuple[dict[str, Any], ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,9 @@ def selection_explain(*, view: SeatView, cards: str, game: str | None = None) ->
         "current": view.current,
         "my_turn": view.my_turn,
         "returning": view.returning,
+        "seat": view.seat,
+        "awaiting": list(view.awaiting),
+        "legal": list(view.legal),
     }
     verdict = get_game(game).explain_selection(view=seat, cards=cards, english=english)
     message = _(verdict.message)

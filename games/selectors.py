@@ -231,8 +231,13 @@ def _assemble(built: _Built, seat: int | None) -> dict[str, Any]:
     if private is None:  # no deal yet
         state["you"] = {"seat": seat, "hand": "", "legal": []}
         return state
-    state["deal"] = {**state["deal"], "tributes": private["tributes"]}
-    state["you"] = {"seat": seat, "hand": private["hand"], "legal": private["legal"]}
+    deal = state["deal"] or {}
+    # what the seat alone sees of the deal's own keys (大怪路子's tributes, 斗地主's kitty for the
+    # landlord) replaces the public value; the rest (hand, legal, ...) is the seat's own
+    state["deal"] = {**deal, **{k: v for k, v in private.items() if k in deal}}
+    you = {k: v for k, v in private.items() if k not in deal}
+    legal = private.get("legal", [])
+    state["you"] = {**you, "seat": seat, "hand": private.get("hand", ""), "legal": legal}
     return state
 
 
@@ -304,12 +309,19 @@ def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
             for entry in state["seats"]:
                 entry["cards"] = engine.hand_size(number, entry["seat"])
             for seat in sorted(seats_wanted):
-                view = engine.deal_view(number, seat)
-                private[seat] = {k: view[k] for k in ("hand", "legal", "tributes")}
+                private[seat] = _private_part(state["deal"], engine.deal_view(number, seat))
     finally:
         if engine is not None:
             engine_state.remember(match, deal_row, engine)
     return _Built(state, private)
+
+
+def _private_part(public: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """What a seat's private view of the deal adds to (or changes in) the public view, whatever
+    the game: 大怪路子's hand, legal plays and the tributes the seat gave or received; 小路子's
+    hand and legal answers; 斗地主's hand, legal bids and plays, and the kitty for the landlord.
+    Only the differences are kept (the public part is shared)."""
+    return {k: v for k, v in view.items() if k not in public or public[k] != v}
 
 
 _SeatRow = tuple[int, str, bool, bool]  # seat, player's name, is a bot, has a user

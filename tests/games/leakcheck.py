@@ -44,8 +44,46 @@ def _deal(table: Table) -> Any:
             _truth.clear()
         engine = engine_state.engine_match(match, deal_row)
         engine_state.remember(match, deal_row, engine)
-        _truth[key] = engine.deals[-1]
+        deals = engine.deals if table.game == "daguai" else engine.match.deals
+        _truth[key] = deals[-1]
     return _truth[key]
+
+
+def _played(deal: Any) -> Counter[Card]:
+    """The cards played (and, in 斗地主, declared 报到) in the deal so far: public."""
+    shown: Counter[Card] = Counter()
+    for action in deal.actions:
+        cards = getattr(action, "cards", None) or ()
+        shown.update(cards.cards if hasattr(cards, "cards") else cards)
+    return shown
+
+
+def _allowed_xiaoluzi(deal: Any, viewer: int | None) -> Counter[Card]:
+    """小路子: the cards played; the viewer's own hand (a bystander's too: theirs alone); the
+    bystanders' hands once the deal is over."""
+    allowed = _played(deal)
+    if viewer is not None:
+        allowed.update(deal.hand(viewer))
+    if deal.over:
+        for s in deal.bystanders:
+            if s != viewer:
+                allowed.update(deal.hand(s))
+    return allowed
+
+
+def _allowed_doudizhu(deal: Any, viewer: int | None) -> Counter[Card]:
+    """上海斗地主: the cards played and declared (报到); the marked card (标记牌); the landlord's
+    hand and kitty when he plays 摊打; the kitty for the landlord; the viewer's own hand."""
+    allowed = _played(deal)
+    allowed[deal.marked_card] += 1
+    landlord = deal.landlord
+    if viewer is not None:
+        allowed.update(deal.hand(viewer))
+    if landlord is not None and (viewer == landlord or deal.open_hand):
+        allowed.update(deal.kitty)
+    if landlord is not None and deal.open_hand and viewer != landlord:
+        allowed.update(deal.hand(landlord))
+    return allowed
 
 
 def allowed_cards(table: Table, viewer: int | None) -> Counter[Card]:
@@ -53,6 +91,10 @@ def allowed_cards(table: Table, viewer: int | None) -> Counter[Card]:
     deal = _deal(table)
     if deal is None:
         return Counter()
+    if table.game == "xiaoluzi":
+        return _allowed_xiaoluzi(deal, viewer)
+    if table.game == "shanghai_doudizhu":
+        return _allowed_doudizhu(deal, viewer)
     allowed: Counter[Card] = Counter(deal.pile)
     if viewer is not None:
         allowed.update(deal.hand(viewer))
@@ -69,10 +111,15 @@ def other_hands(table: Table, viewer: int | None) -> list[str]:
     deal = _deal(table)
     if deal is None:
         return []
+    shown: set[int] = set()
+    if table.game == "xiaoluzi" and deal.over:
+        shown = set(deal.bystanders)
+    if table.game == "shanghai_doudizhu" and deal.landlord is not None and deal.open_hand:
+        shown = {deal.landlord}
     return [
         " ".join(str(c) for c in deal.hand(s))
-        for s in range(6)
-        if s != viewer and len(deal.hand(s)) >= 2
+        for s in range(table.seat_count)
+        if s != viewer and s not in shown and len(deal.hand(s)) >= 2
     ]
 
 
