@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.utils import get_fields_from_path
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
@@ -118,6 +119,19 @@ class ScopedAdmin(admin.ModelAdmin):
         if _is_superuser(request):
             return queryset
         return self.scoped_queryset(request, queryset)
+
+    def get_list_filter(self, request: HttpRequest) -> Any:
+        # A filter on a relation lists every row of the related table (private events, other
+        # events' units): an organizer's lists only the values their own rows hold.
+        filters = super().get_list_filter(request)
+        if _is_superuser(request):
+            return filters
+        return [
+            (f, admin.RelatedOnlyFieldListFilter)
+            if isinstance(f, str) and get_fields_from_path(self.model, f)[-1].is_relation
+            else f
+            for f in filters
+        ]
 
     def get_object(
         self, request: HttpRequest, object_id: str, from_field: str | None = None

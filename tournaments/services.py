@@ -15,7 +15,7 @@ from django.contrib.auth.models import (
     Permission,
 )
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -665,12 +665,20 @@ def event_import(
         | {p.unit for p in plan.without_team}
     }
 
+    # A person is found again only within this meet (or when in no event yet): matching another
+    # meet's player would hand this event's organizers that player (and a login code for their
+    # account).
+    elsewhere = Q(
+        player__in=Registration.objects.exclude(event__meet_id=event.meet_id).values("player")
+    ) | Q(player__in=TeamMember.objects.exclude(event__meet_id=event.meet_id).values("player"))
+
     def player_for(planned: importing.PlannedPlayer) -> Player:
         unit = units[planned.unit]
         if planned.employee_number:
             known = (
                 Membership.objects.select_related("player")
                 .filter(unit=unit, employee_number=planned.employee_number)
+                .exclude(elsewhere)
                 .first()
             )
             if known is not None:

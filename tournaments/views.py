@@ -369,6 +369,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             }
         )
     byes = team.round_entries.filter(pairing__isnull=True).select_related("round")
+    if not event_is_organizer(event=event, user=request.user):
+        byes = byes.exclude(round__status=Round.Status.DRAFT)  # a draft is the organizers' alone
     return render(
         request,
         "tournaments/team_detail.html",

@@ -1,0 +1,120 @@
+"""A second review of issue 11 as an attacker: the holes it found, each replayed.
+
+- A registration import matched people by unit name and employee number across the whole site:
+  an organizer of an unrelated event pulled another meet's player (with an account) into their
+  own team, then printed a login code for that account.
+- The admin's list filters named every event (private ones too) and every unit, not only those
+  in the organizer's reach.
+- A team page listed the byes of a round still being drawn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts import services as account_services
+from tests.games.factories import UserFactory
+from tests.tournaments import test_admin_scope
+from tests.tournaments.factories import EventFactory, RoundFactory
+from tests.tournaments.test_admin_scope import client_for
+from tournaments.models import Registration, Round, RoundEntry, TeamMember
+from tournaments.services import event_import
+
+pytestmark = pytest.mark.django_db
+
+world = test_admin_scope.world  # two events, their organizers, teams, units and members
+
+
+def _import_theirs(world: dict[str, Any]) -> None:
+    """Organizer of "mine" imports a row naming the other event's unit and employee number."""
+    theirs = world["theirs"]
+    rows = "姓名,部门,队伍,工号\n" + "".join(
+        f"{name},{theirs['unit'].name},冒名队,{number}\n"
+        for name, number in (("冒名一", "E-theirs"), ("冒名二", "X-2"), ("冒名三", "X-3"))
+    )
+    event_import(
+        event=world["mine"]["event"],
+        filename="p.csv",
+        content=rows.encode(),
+        user=world["mine"]["organizer"],
+    )
+
+
+def test_an_import_does_not_pull_in_a_player_of_another_meet(world: dict[str, Any]) -> None:
+    victim = world["theirs"]["player"]
+    mine = world["mine"]["event"]
+    _import_theirs(world)
+    assert not Registration.objects.filter(event=mine, player=victim).exists()
+    assert not TeamMember.objects.filter(event=mine, player=victim).exists()
+
+
+def test_no_login_code_for_another_meets_account_through_an_import(
+    world: dict[str, Any],
+) -> None:
+    victim = world["theirs"]["player"]
+    victim.user = UserFactory()
+    victim.save(update_fields=["user"])
+    _import_theirs(world)
+    team = world["mine"]["event"].teams.get(name="冒名队")
+    issued = account_services.team_login_codes_issue(
+        team=team, issued_by=world["mine"]["organizer"]
+    )
+    assert all(i.player.pk != victim.pk for i in issued)
+    assert not victim.user.login_codes.exists()
+
+
+def test_an_import_still_finds_the_same_person_in_another_event_of_the_meet(
+    world: dict[str, Any],
+) -> None:
+    theirs = world["theirs"]
+    sibling = EventFactory(meet=theirs["event"].meet)
+    rows = f"姓名,部门,队伍,工号\n{theirs['player'].name},{theirs['unit'].name},,E-theirs\n"
+    event_import(event=sibling, filename="p.csv", content=rows.encode())
+    assert Registration.objects.filter(event=sibling, player=theirs["player"]).exists()
+
+
+@pytest.mark.parametrize(
+    ("app", "model"),
+    [
+        ("tournaments", "team"),
+        ("tournaments", "round"),
+        ("tournaments", "pairing"),
+        ("tournaments", "roundentry"),
+        ("tournaments", "resultsubmission"),
+        ("tournaments", "membership"),
+    ],
+)
+def test_admin_list_filters_name_only_what_is_in_reach(
+    world: dict[str, Any], app: str, model: str
+) -> None:
+    RoundFactory(event=world["theirs"]["event"])
+    client = client_for(world["mine"]["organizer"])
+    response = client.get(reverse(f"admin:{app}_{model}_changelist"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert world["theirs"]["event"].name not in page  # a private event's name
+    assert world["theirs"]["unit"].name not in page
+
+
+def test_superuser_list_filters_still_name_everything(world: dict[str, Any]) -> None:
+    client = client_for(world["superuser"])
+    page = client.get(reverse("admin:tournaments_team_changelist")).content.decode()
+    assert world["theirs"]["event"].name in page and world["mine"]["unit"].name in page
+
+
+def test_a_team_page_does_not_show_a_draft_rounds_bye(world: dict[str, Any]) -> None:
+    team = world["mine"]["team"]
+    event = world["mine"]["event"]
+    done = RoundFactory(event=event, number=1, status=Round.Status.COMPLETED)
+    draft = RoundFactory(event=event, number=7, status=Round.Status.DRAFT)
+    RoundEntry.objects.create(round=done, team=team, pairing=None)
+    RoundEntry.objects.create(round=draft, team=team, pairing=None)
+    url = reverse("tournaments:team_detail", args=[team.pk])
+    shown = Client().get(url).context["byes"]
+    assert [r.number for r in shown] == [1]
+    organizer = client_for(world["mine"]["organizer"]).get(url).context["byes"]
+    assert [r.number for r in organizer] == [1, 7]
