@@ -476,7 +476,8 @@ def _record(pairing: Pairing, first_dealer: int, deals: list[Any]) -> Match:
 
 def _enterable(pairing: Pairing, user: Any, *, lock: bool = False) -> Pairing:
     """The pairing, read again, if ``user`` may enter its result now; else raises."""
-    rows = Pairing.objects.select_for_update() if lock else Pairing.objects.all()
+    # of=self: the teams are an outer join (individual events have none), which PostgreSQL cannot lock
+    rows = Pairing.objects.select_for_update(of=("self",)) if lock else Pairing.objects.all()
     pairing = rows.select_related("round__event", "table", "team_a", "team_b").get(pk=pairing.pk)
     event = pairing.round.event
     event_organizer_require(event=event, user=user)
