@@ -1,4 +1,5 @@
-"""Practice tables: a logged-in user and five heuristic bots, opened from the player's page."""
+"""Practice tables: a logged-in user and heuristic bots in the other seats (five at a table of
+大怪路子, three at a table of 小路子 or 上海斗地主), opened from the player's page."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from config.exceptions import ApplicationError
+from engine.game import UnknownGameError
+from engine.registry import DEFAULT_GAME, get_game, registered_keys
 from games import services
 from games.models import Match, Player, Table
 
-PRACTICE_BOTS = 5
+PRACTICE_BOTS = 5  # at a table of six (大怪路子)
 PRACTICE_BOT_KIND = "heuristic"
 
 
@@ -23,44 +27,65 @@ def user_player_ensure(*, user: AbstractUser) -> Player:
     return services.player_create(name=name, user=user)
 
 
-def practice_table_live(*, player: Player) -> Table | None:
-    """Return the player's practice table whose match is still going on (the newest), or None.
+def practice_table_live(*, player: Player, game: str = DEFAULT_GAME) -> Table | None:
+    """Return the player's practice table of ``game`` whose match is still going on (the
+    newest), or None.
 
-    A practice table is one where the player is the only person: the five others are bots.
+    A practice table is one where the player is the only person: the others are bots.
     """
     live = [Match.Status.PENDING, Match.Status.PLAYING]
     tables = (
-        Table.objects.filter(seats__player=player, matches__status__in=live)
+        Table.objects.filter(seats__player=player, matches__status__in=live, game=game)
         .distinct()
         .order_by("-created_at", "-id")
     )
     for table in tables[:5]:
-        if table.seats.filter(player__is_bot=True).count() == PRACTICE_BOTS:
+        if table.seats.filter(player__is_bot=True).count() == table.seat_count - 1:
             return table
     return None
 
 
+def practice_game(key: str | None) -> str:
+    """The game of a practice table asked for by ``key`` (大怪路子 when empty); raises
+    ApplicationError naming the games for a key that names none."""
+    try:
+        return get_game(key or DEFAULT_GAME).key
+    except UnknownGameError:
+        raise ApplicationError(
+            _("Unknown game %(game)s: choose one of %(known)s.")
+            % {"game": key, "known": ", ".join(registered_keys())}
+        ) from None
+
+
 @transaction.atomic
 def practice_table_open(
-    *, user: AbstractUser, deals_per_match: int = 3, seed: int | None = None
+    *,
+    user: AbstractUser,
+    game: str = DEFAULT_GAME,
+    deals_per_match: int = 3,
+    seed: int | None = None,
 ) -> Table:
-    """Seat ``user`` at seat 0 of a new table with five bots and start a match there.
+    """Seat ``user`` at seat 0 of a new table of ``game`` with bots in the other seats and start
+    a match there.
 
-    When the user already has a practice match going on, return that table instead: a second one
-    would leave the first to the timers (and count as an escape there).
+    When the user already has a practice match of that game going on, return that table instead:
+    a second one would leave the first to the timers (and count as an escape there).
     """
+    game = practice_game(game)
     player = user_player_ensure(user=user)
-    table = practice_table_live(player=player)
+    table = practice_table_live(player=player, game=game)
     if table is not None:
         return table
     bots = [
         services.player_create(
             name=_("Bot %(number)d") % {"number": n}, is_bot=True, bot_kind=PRACTICE_BOT_KIND
         )
-        for n in range(1, PRACTICE_BOTS + 1)
+        for n in range(1, get_game(game).seat_count)
     ]
     table = services.table_create(
-        name=_("Practice · %(name)s") % {"name": player.name}, players=[player, *bots]
+        name=_("Practice · %(name)s") % {"name": player.name},
+        players=[player, *bots],
+        game=game,
     )
     services.match_start(
         table=table,

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.exceptions import ApplicationError
 from games import engine_state, selectors
 from games.access import table_viewable
 from games.models import Table
@@ -165,6 +166,10 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def practice(request: HttpRequest) -> HttpResponse:
-    """Open (or go back to) the user's practice table: the user and five bots."""
-    table = practice_table_open(user=request.user)
+    """Open (or go back to) the user's practice table of the game chosen (form field ``game``,
+    大怪路子 when absent): the user and bots. An unknown game: 400 with a message."""
+    try:
+        table = practice_table_open(user=request.user, game=request.POST.get("game", ""))
+    except ApplicationError as exc:
+        return HttpResponseBadRequest(str(exc.message), content_type="text/plain; charset=utf-8")
     return redirect("games:table", pk=table.pk)

@@ -184,3 +184,35 @@ def test_the_scan_sees_another_seat_s_hand(game: str) -> None:
     for viewer in (0, None):
         with pytest.raises(AssertionError):
             assert_no_leak({"shown": theirs["you"]["hand"]}, table, viewer)
+
+
+@pytest.mark.parametrize(("game", "bots"), [("xiaoluzi", 3), ("shanghai_doudizhu", 3), ("", 5)])
+def test_practice_opens_a_table_of_the_game_chosen(game: str, bots: int) -> None:
+    user = UserFactory()
+    client = Client()
+    client.force_login(user)
+    response = client.post(reverse("games:practice"), {"game": game} if game else {})
+    assert response.status_code == 302
+    table = Table.objects.get(seats__player__user=user)
+    assert table.game == (game or "daguai") and table.seat_count == bots + 1
+    assert response["Location"] == reverse("games:table", args=[table.pk])
+    assert table.seats.filter(player__is_bot=True).count() == bots
+    assert Match.objects.get(table=table).status == Match.Status.PLAYING
+    assert (
+        client.post(reverse("games:practice"), {"game": game})["Location"] == (response["Location"])
+    )
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    # the player's page offers each game
+    me = client.get(reverse("accounts:me")).content.decode()
+    for key in ("daguai", *GAMES):
+        assert f'value="{key}"' in me
+
+
+def test_practice_of_an_unknown_game_is_refused_with_a_message() -> None:
+    client = Client()
+    client.force_login(UserFactory())
+    response = client.post(reverse("games:practice"), {"game": "mahjong"})
+    assert response.status_code == 400
+    assert "mahjong" in response.content.decode() and "xiaoluzi" in response.content.decode()
+    assert not Table.objects.exists()
