@@ -158,7 +158,12 @@ class TablesInput(serializers.Serializer):
 
 
 class ResultInput(serializers.Serializer):
-    first_dealer = serializers.IntegerField(min_value=0, max_value=5)
+    """A score sheet in the game's own format: 大怪路子's finishing orders (``first_dealer``
+    required), or the deals of 上海斗地主's or 小路子's sheet (``first_dealer`` optional)."""
+
+    first_dealer = serializers.IntegerField(
+        min_value=0, max_value=5, required=False, allow_null=True
+    )
     deals = serializers.ListField(child=serializers.DictField(), min_length=1)
 
 
@@ -471,7 +476,7 @@ class PairingResultsApi(APIView):
         submission = results_services.result_submit(
             pairing=pairing,
             user=_require_user(request),
-            first_dealer=data["first_dealer"],
+            first_dealer=data.get("first_dealer"),
             deals=data["deals"],
         )
         return Response(ResultOutput(submission).data, status=201)

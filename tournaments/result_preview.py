@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from engine.registry import get_game
@@ -89,7 +90,165 @@ def _level_label(match: Match, side: str) -> str:
     return spec.label(level) if spec is not None else str(level)
 
 
-def preview_of(pairing: Pairing, match: Match) -> ResultPreview:
+@dataclass(frozen=True, slots=True)
+class SeatsDeal:
+    """One deal of a game without fixed sides, as the engine scored it, with names."""
+
+    number: int
+    dealer: PreviewSeat | None
+    what: str  # what happened, in words (the landlord and the factors, the mode and the slam)
+    finish: tuple[PreviewSeat, ...]
+    escape: PreviewSeat | None
+    leave: PreviewSeat | None
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsPreview:
+    """What the engine computed from the sheet of a table whose seats play for themselves
+    (上海斗地主, 小路子): each deal's points per seat, the totals and the game's figures."""
+
+    seats: tuple[PreviewSeat, ...]
+    deals: tuple[SeatsDeal, ...]
+    points: tuple[int, ...]
+    figures: tuple[tuple[str, tuple[int, ...]], ...]  # (label, value per seat)
+    finished: bool
+    winner: str  # a player's name, "" while it goes on or for a tie
+    end_reason: str
+    kind: str = "seats"
+
+
+def _yes(flag: Any, text: str) -> list[str]:
+    return [text] if flag else []
+
+
+def _doudizhu_what(result: dict[str, Any], name: Any) -> str:
+    """A deal of 上海斗地主 in words: the landlord, the bid and each factor, who won."""
+    factors = result.get("factors") or {}
+    outcome = result.get("outcome")
+    parts: list[str] = []
+    if result.get("landlord") is not None:
+        parts.append(
+            _("Landlord %(name)s, bid %(bid)d")
+            % {"name": name(result["landlord"]), "bid": factors.get("bid", 0)}
+        )
+    parts += _yes(factors.get("head_bid"), _("头撂"))
+    parts += _yes(factors.get("open_hand"), _("摊打"))
+    if factors.get("reported"):
+        how = _("打") if factors.get("fight") else _("不打")
+        parts.append(_("报到 ×%(sets)d %(how)s") % {"sets": factors["reported"], "how": how})
+    parts += _yes(factors.get("marked_joker"), _("marked joker (标记王)"))
+    if factors.get("huangfan"):
+        parts.append(_("荒番 %(count)d") % {"count": factors["huangfan"]})
+    if outcome == "all_pass":
+        parts.insert(0, _("All pass: dealt again (荒番)"))
+    elif outcome == "escape":
+        parts.append(_("%(name)s escaped (逃跑)") % {"name": name(result.get("escaper"))})
+    elif outcome == "farmers":
+        parts.append(_("the farmers win"))
+    else:
+        parts.append(_("the landlord wins"))
+    return " · ".join(parts)
+
+
+def _xiaoluzi_what(result: dict[str, Any], name: Any) -> str:
+    """A deal of 小路子 in words: the mode, the declarer and the counter-declarer, the slam."""
+    mode = result.get("mode")
+    if mode == "declared":
+        parts = [_("%(name)s declared") % {"name": name(result.get("declarer"))}]
+    elif mode == "countered":
+        parts = [
+            _("%(name)s declared, %(counter)s counter-declared")
+            % {"name": name(result.get("declarer")), "counter": name(result.get("counter"))}
+        ]
+    else:
+        parts = [_("No declaration")]
+    if result.get("kind") == "escape":
+        parts.append(_("%(name)s escaped (逃跑)") % {"name": name(result.get("seat"))})
+    parts += _yes(result.get("slam"), _("slam (关牌)"))
+    return " · ".join(parts)
+
+
+_WHAT = {"shanghai_doudizhu": _doudizhu_what, "xiaoluzi": _xiaoluzi_what}
+
+
+def seats_preview_of(pairing: Pairing, match: Match) -> SeatsPreview:
+    """The preview of a table whose seats play for themselves."""
+    game = get_game(match.game)
+    people = {
+        s.seat: PreviewSeat(s.seat, s.player.name, "")
+        for s in pairing.table.seats.select_related("player")
+    }
+
+    def seat(value: Any) -> PreviewSeat | None:
+        if not isinstance(value, int):
+            return None
+        return people.get(value) or PreviewSeat(value, str(value), "")
+
+    def name(value: Any) -> str:
+        found = seat(value)
+        return found.name if found is not None else "–"
+
+    what = _WHAT.get(match.game)
+    deals = []
+    for row in match.deals.order_by("number"):
+        result = row.result or {}
+        escape = result.get(
+            "escaper", result.get("seat") if result.get("kind") == "escape" else None
+        )
+        deals.append(
+            SeatsDeal(
+                number=row.number,
+                dealer=seat(row.dealer_seat),
+                what=what(result, name) if what is not None else "",
+                finish=tuple(x for x in map(seat, row.finishing_order or []) if x is not None),
+                escape=seat(escape),
+                leave=None,
+                points=tuple(row.points or []),
+            )
+        )
+    if match.left_seat is not None:
+        deals.append(
+            SeatsDeal(
+                number=len(deals) + 1,
+                dealer=None,
+                what=_("Leaving before a deal ends the match."),
+                finish=(),
+                escape=None,
+                leave=seat(match.left_seat),
+                points=tuple(
+                    p - sum(d.points[s] for d in deals if d.points)
+                    for s, p in enumerate(match.points or [])
+                ),
+            )
+        )
+    english = translation.get_language() == "en"
+    figures = tuple(
+        (
+            spec.label_en if english else spec.label_zh,
+            tuple(
+                int(((match.figures or {}).get(spec.key) or {}).get(str(s), spec.start))
+                for s in range(game.seat_count)
+            ),
+        )
+        for spec in game.figure_specs
+        if spec.holder == "seat"
+    )
+    winner = seat(int(match.winner)) if match.winner.isdigit() else None
+    return SeatsPreview(
+        seats=tuple(people[s] for s in sorted(people)),
+        deals=tuple(deals),
+        points=tuple(match.points or []),
+        figures=figures,
+        finished=match.status == Match.Status.FINISHED,
+        winner=winner.name if winner is not None else "",
+        end_reason=match.get_end_reason_display() if match.end_reason else "",
+    )
+
+
+def preview_of(pairing: Pairing, match: Match) -> ResultPreview | SeatsPreview:
+    if pairing.team_a_id is None or not get_game(match.game).fixed_sides:
+        return seats_preview_of(pairing, match)
     names = {"A": pairing.team_a.name, "B": pairing.team_b.name}
     people = {
         s.seat: PreviewSeat(s.seat, s.player.name, names["A" if s.seat % 2 == 0 else "B"])

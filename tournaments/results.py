@@ -21,7 +21,8 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Deal, Match, Table, TableSeat
-from games.services import OfflineDeal, offline_match_record
+from games.services import offline_match_record, offline_sheet
+from tournaments import sheets
 from tournaments.models import (
     Event,
     Pairing,
@@ -32,8 +33,20 @@ from tournaments.models import (
     Round,
     RoundLog,
 )
-from tournaments.result_preview import ResultPreview, preview_of
+from tournaments.result_preview import ResultPreview, SeatsPreview, preview_of
 from tournaments.services import event_organizer_require, round_log_add
+from tournaments.sheets import deals_parse
+
+__all__ = [
+    "deals_parse",
+    "event_tallies_refresh",
+    "result_confirm",
+    "result_preview",
+    "result_reject",
+    "result_submit",
+    "submission_preview",
+    "tallies_refresh",
+]
 
 #: Pairings refreshed together: keeps every ``IN (...)`` list under SQLite's variable limit.
 CHUNK = 2000
@@ -342,92 +355,30 @@ class _DryRun(Exception):
     pass
 
 
-def deals_parse(text: str) -> list[dict[str, Any]]:
-    """Return the deals of a referee's sheet, one line per deal: the seats in the order they went
-    out (``0 2 4``), then ``escape S`` if seat S escaped during it (``0 1 escape 3``), or only
-    ``leave S`` for a seat that left before it. Raises ApplicationError naming the bad line.
-
-    >>> deals_parse("0 2 4\\n1 0 escape 3\\nleave 5")
-    [{'finish': [0, 2, 4]}, {'finish': [1, 0], 'escape': 3}, {'finish': [], 'leave': 5}]
-    """
-
-    deals: list[dict[str, Any]] = []
-    words = {"escape": "escape", "逃跑": "escape", "leave": "leave", "离开": "leave"}
-    for number, line in enumerate(text.replace(",", " ").replace("，", " ").splitlines(), 1):
-        tokens = line.split()
-        if not tokens:
-            continue
-        deal: dict[str, Any] = {"finish": []}
-        try:
-            i = 0
-            while i < len(tokens):
-                word = words.get(tokens[i].lower())
-                if word is not None:
-                    deal[word] = int(tokens[i + 1])
-                    i += 2
-                else:
-                    deal["finish"].append(int(tokens[i]))
-                    i += 1
-        except (ValueError, IndexError):
-            raise ApplicationError(
-                _(
-                    "Line %(line)d (“%(text)s”): write seats 0-5 separated by spaces, then "
-                    "'escape S' or only 'leave S'."
-                )
-                % {"line": number, "text": line.strip()}
-            ) from None
-        deals.append(deal)
-    return deals
+def _sheet(pairing: Pairing, first_dealer: Any, deals: Any) -> dict[str, Any]:
+    """The game's score sheet of a version: 大怪路子's finishing orders (checked here, as always),
+    or the game's own deals as sent (the engine checks their fields). Raises ApplicationError."""
+    game = get_game(pairing.table.game)
+    seat = isinstance(first_dealer, int) and not isinstance(first_dealer, bool)
+    if sheets.finish_orders(game.key):
+        if not seat or not 0 <= first_dealer <= 5:
+            raise ApplicationError(_("The first dealer is a seat from 0 to 5."))
+        return offline_sheet(first_dealer=first_dealer, deals=sheets.offline_deals(deals))
+    last = game.seat_count - 1
+    if first_dealer is not None and (not seat or not 0 <= first_dealer <= last):
+        raise ApplicationError(_("The first dealer is a seat from 0 to %(last)d.") % {"last": last})
+    sheet: dict[str, Any] = {"deals": sheets.sheet_deals_check(deals)}
+    if first_dealer is not None:
+        sheet["first_dealer"] = first_dealer
+    return sheet
 
 
-def _seat(value: Any) -> int:
-    """A seat given as a whole number (``2`` or ``"2"``); ValueError for anything else: a float
-    (``2.2`` is no seat, and ``1e400`` is no number), a bool, a list."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value)
-    raise ValueError(value)
-
-
-def _offline_deals(deals: Any) -> list[Any]:
-
-    if not isinstance(deals, list) or not deals:
-        raise ApplicationError(_("Enter at least one deal."))
-    out = []
-    for number, deal in enumerate(deals, start=1):
-        if not isinstance(deal, dict) or not isinstance(deal.get("finish", []), list):
-            raise ApplicationError(
-                _("Deal %(deal)d: give 'finish' as a list of seats.") % {"deal": number}
-            )
-        try:
-            finish = tuple(_seat(s) for s in deal.get("finish", []))
-            escape = None if deal.get("escape") is None else _seat(deal["escape"])
-            leave = None if deal.get("leave") is None else _seat(deal["leave"])
-        except ValueError:
-            raise ApplicationError(
-                _("Deal %(deal)d: seats are numbers 0 to 5.") % {"deal": number}
-            ) from None
-        if any(not 0 <= s <= 5 for s in (*finish, *(x for x in (escape, leave) if x is not None))):
-            raise ApplicationError(_("Deal %(deal)d: seats are numbers 0 to 5.") % {"deal": number})
-        if escape is not None and leave is not None:
-            raise ApplicationError(
-                _("Deal %(deal)d: an escape or a leaving, not both.") % {"deal": number}
-            )
-        if leave is not None and finish:
-            raise ApplicationError(
-                _("Deal %(deal)d: a seat leaving between deals has no order.") % {"deal": number}
-            )
-        out.append(OfflineDeal(finish=finish, escape=escape, leave=leave))
-    return out
-
-
-def _dry_run(pairing: Pairing, first_dealer: int, offline: list[Any]) -> ResultPreview:
+def _dry_run(pairing: Pairing, sheet: dict[str, Any]) -> ResultPreview | SeatsPreview:
     """Score the sheet through games (in a savepoint that is rolled back) and name what it made."""
-    preview: ResultPreview | None = None
+    preview: ResultPreview | SeatsPreview | None = None
     try:
         with transaction.atomic():
-            match = _record(pairing, first_dealer, offline)
+            match = _record(pairing, sheet)
             preview = preview_of(pairing, match)
             raise _DryRun
     except _DryRun:
@@ -437,18 +388,17 @@ def _dry_run(pairing: Pairing, first_dealer: int, offline: list[Any]) -> ResultP
 
 
 def result_preview(
-    *, pairing: Pairing, user: Any, first_dealer: int, deals: list[dict[str, Any]]
-) -> ResultPreview:
+    *, pairing: Pairing, user: Any, first_dealer: int | None, deals: list[dict[str, Any]]
+) -> ResultPreview | SeatsPreview:
     """What entering this sheet would record, with names, changing nothing; raises
     ApplicationError naming the first impossible deal, as :func:`result_submit` does."""
     pairing = _enterable(pairing, user)
-    if not isinstance(first_dealer, int) or not 0 <= first_dealer <= 5:
-        raise ApplicationError(_("The first dealer is a seat from 0 to 5."))
+    sheet = _sheet(pairing, first_dealer, deals)
     with transaction.atomic():
-        return _dry_run(pairing, first_dealer, _offline_deals(deals))
+        return _dry_run(pairing, sheet)
 
 
-def submission_preview(*, submission: ResultSubmission) -> ResultPreview | None:
+def submission_preview(*, submission: ResultSubmission) -> ResultPreview | SeatsPreview | None:
     """What a stored version records (the same preview its referee saw), or None when the engine
     refuses it now."""
     pairing = Pairing.objects.select_related("round__event", "table", "team_a", "team_b").get(
@@ -456,18 +406,17 @@ def submission_preview(*, submission: ResultSubmission) -> ResultPreview | None:
     )
     try:
         with transaction.atomic():
-            return _dry_run(pairing, submission.first_dealer, _offline_deals(submission.deals))
+            return _dry_run(pairing, _sheet(pairing, submission.first_dealer, submission.deals))
     except ApplicationError:
         return None
 
 
-def _record(pairing: Pairing, first_dealer: int, deals: list[Any]) -> Match:
+def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
 
     event = pairing.round.event
     return offline_match_record(
         table=pairing.table,
-        first_dealer=first_dealer,
-        deals=deals,
+        sheet=sheet,
         base_score=event.base_score,
         deals_per_match=event.deals_per_match,
         rule_options=event.rule_options or None,
@@ -496,20 +445,20 @@ def _enterable(pairing: Pairing, user: Any, *, lock: bool = False) -> Pairing:
 
 @transaction.atomic
 def result_submit(
-    *, pairing: Pairing, user: Any, first_dealer: int, deals: list[dict[str, Any]]
+    *, pairing: Pairing, user: Any, first_dealer: int | None, deals: list[dict[str, Any]]
 ) -> ResultSubmission:
     """Enter a version of an offline table's result; it waits for a second person to confirm.
 
-    The engine checks it at once (through games' services, in a rolled-back savepoint), so an
-    impossible finishing order is refused here, naming the deal. A version still waiting is
+    ``deals`` are the game's own (大怪路子: finishing orders; 上海斗地主 and 小路子: their score
+    sheets' deals, ``first_dealer`` optional). The engine checks it at once (through games'
+    services, in a rolled-back savepoint), so an impossible deal is refused here with the engine's
+    reason, naming the deal and the field. A version still waiting is
     replaced. Raises ApplicationError, NotAllowedError or ConflictError, changing nothing.
     """
 
     pairing = _enterable(pairing, user, lock=True)
-    if not isinstance(first_dealer, int) or not 0 <= first_dealer <= 5:
-        raise ApplicationError(_("The first dealer is a seat from 0 to 5."))
-    offline = _offline_deals(deals)
-    _dry_run(pairing, first_dealer, offline)
+    sheet = _sheet(pairing, first_dealer, deals)
+    _dry_run(pairing, sheet)
     pairing.results.filter(status=ResultSubmission.Status.PENDING).update(
         status=ResultSubmission.Status.SUPERSEDED
     )
@@ -517,13 +466,8 @@ def result_submit(
     submission = ResultSubmission.objects.create(
         pairing=pairing,
         version=(last or 0) + 1,
-        first_dealer=first_dealer,
-        deals=[
-            {"finish": list(d.finish)}
-            | ({"escape": d.escape} if d.escape is not None else {})
-            | ({"leave": d.leave} if d.leave is not None else {})
-            for d in offline
-        ],
+        first_dealer=sheet.get("first_dealer"),
+        deals=sheet["deals"],
         submitted_by=user,
     )
     round_log_add(
@@ -564,7 +508,7 @@ def result_confirm(*, submission: ResultSubmission, user: Any) -> ResultSubmissi
 
     submission = _pending(submission, user)
     pairing = submission.pairing
-    _record(pairing, submission.first_dealer, _offline_deals(submission.deals))
+    _record(pairing, _sheet(pairing, submission.first_dealer, submission.deals))
     pairing.results.filter(status=ResultSubmission.Status.CONFIRMED).update(
         status=ResultSubmission.Status.SUPERSEDED
     )
