@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.helpers import get_client_ip_address
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -24,7 +25,9 @@ from tournaments.models import Event, Team
 
 
 def _client(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", ""))
+    """The caller's address as the password throttle reads it (behind TRUSTED_PROXY_COUNT
+    proxies, from X-Forwarded-For); callers without one share a single throttle."""
+    return get_client_ip_address(request) or "unknown"
 
 
 def _organized_events(user: Any) -> QuerySet[Event]:

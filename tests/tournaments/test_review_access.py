@@ -6,6 +6,7 @@
 - The admin's list filters named every event (private ones too) and every unit, not only those
   in the organizer's reach.
 - A team page listed the byes of a round still being drawn.
+- A login-code request without an address (a server on a unix socket) was never throttled.
 """
 
 from __future__ import annotations
@@ -118,3 +119,19 @@ def test_a_team_page_does_not_show_a_draft_rounds_bye(world: dict[str, Any]) -> 
     assert [r.number for r in shown] == [1]
     organizer = client_for(world["mine"]["organizer"]).get(url).context["byes"]
     assert [r.number for r in organizer] == [1, 7]
+
+
+def _guess_then_use(
+    client: Client, real: str, guesser: dict[str, str], user: dict[str, str]
+) -> int:
+    url = reverse("accounts:code_login")
+    for _i in range(account_services.CODE_ATTEMPTS):
+        assert client.post(url, {"code": "AAAA-AAAA"}, **guesser).status_code == 400
+    return int(client.post(url, {"code": real}, **user).status_code)
+
+
+def test_code_guessing_without_an_address_is_still_throttled() -> None:
+    real = account_services.login_code_issue(user=UserFactory())
+    # A server that passes no address (a unix socket) must not make guessing free.
+    status = _guess_then_use(Client(), real, {"REMOTE_ADDR": ""}, {"REMOTE_ADDR": ""})
+    assert status == 400
