@@ -74,6 +74,10 @@ def to_daguai_columns(apps, schema_editor):
         for step in FigureStep.objects.all()
         if "level" in (step.figures or {})
     )
+    if schema_editor.connection.vendor == "postgresql":
+        # The rows just written hold deferred foreign-key checks, and PostgreSQL refuses to
+        # alter a table with pending ones ("pending trigger events"): run them now.
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 class Migration(migrations.Migration):
