@@ -20,10 +20,10 @@ from django.urls import reverse
 from accounts import services as account_services
 from tests.games.factories import UserFactory
 from tests.tournaments import test_admin_scope
-from tests.tournaments.factories import EventFactory, RoundFactory
+from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
 from tests.tournaments.test_admin_scope import client_for
 from tournaments.models import Registration, Round, RoundEntry, TeamMember
-from tournaments.services import event_import
+from tournaments.services import event_import, round_create_paired
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +135,107 @@ def test_code_guessing_without_an_address_is_still_throttled() -> None:
     # A server that passes no address (a unix socket) must not make guessing free.
     status = _guess_then_use(Client(), real, {"REMOTE_ADDR": ""}, {"REMOTE_ADDR": ""})
     assert status == 400
+
+
+@pytest.fixture
+def their_round(world: dict[str, Any]) -> Round:
+    """A drawn (draft) round of the other, private event: two teams at one table."""
+    theirs = world["theirs"]
+    TeamFactory(event=theirs["event"])
+    return round_create_paired(event=theirs["event"], user=theirs["organizer"])
+
+
+def test_no_admin_page_reaches_another_events_rows(
+    world: dict[str, Any], their_round: Round
+) -> None:
+    """Change, history and delete pages of another event's rows answer 403 (or 404)."""
+    pairing = their_round.pairings.get()
+    entry = their_round.entries.first()
+    client = client_for(world["mine"]["organizer"])
+    for obj in (world["theirs"]["team"], their_round, pairing, entry, world["theirs"]["event"]):
+        meta = obj._meta
+        for view in ("change", "history", "delete"):
+            url = reverse(f"admin:{meta.app_label}_{meta.model_name}_{view}", args=[obj.pk])
+            assert client.get(url).status_code in (403, 404), url
+        assert client.post(url, {"post": "yes"}).status_code in (403, 404), url
+    assert Round.objects.filter(pk=their_round.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("model", "field"),
+    [
+        ("registration", "player"),
+        ("teammember", "player"),
+        ("membership", "player"),
+        ("team", "unit"),
+        ("membership", "unit"),
+        ("unit", "parent"),
+    ],
+)
+def test_autocomplete_offers_only_rows_in_reach(
+    world: dict[str, Any], model: str, field: str
+) -> None:
+    client = client_for(world["mine"]["organizer"])
+    response = client.get(
+        "/admin/autocomplete/",
+        {"app_label": "tournaments", "model_name": model, "field_name": field, "term": ""},
+    )
+    assert response.status_code == 200
+    ids = {int(r["id"]) for r in response.json()["results"]}
+    theirs = world["theirs"]["player" if field == "player" else "unit"]
+    mine = world["mine"]["player" if field == "player" else "unit"]
+    assert theirs.pk not in ids and mine.pk in ids
+
+
+def test_the_api_refuses_another_events_organizer(
+    world: dict[str, Any], their_round: Round
+) -> None:
+    pairing = their_round.pairings.get()
+    event = world["theirs"]["event"]
+    client = client_for(world["mine"]["organizer"])
+    api = "/api/v1"
+    calls = [
+        ("get", f"{api}/rounds/{their_round.pk}/", None),
+        ("get", f"{api}/events/{event.pk}/rounds/", None),
+        ("post", f"{api}/rounds/{their_round.pk}/confirm/", {}),
+        ("put", f"{api}/rounds/{their_round.pk}/tables/", {"tables": []}),
+        ("post", f"{api}/tables/{pairing.pk}/results/", {"first_dealer": 0, "deals": [{}]}),
+        ("get", f"{api}/tables/{pairing.table_id}/state/", None),
+        ("get", f"{api}/events/{event.pk}/standings.csv", None),
+    ]
+    for method, url, body in calls:
+        response = getattr(client, method)(url, body, content_type="application/json")
+        assert response.status_code in (403, 404), (url, response.status_code)
+    their_round.refresh_from_db()
+    assert their_round.status == Round.Status.DRAFT
+
+
+def test_the_manage_pages_refuse_another_events_organizer(
+    world: dict[str, Any], their_round: Round
+) -> None:
+    pairing = their_round.pairings.get()
+    mine, theirs = world["mine"]["event"].pk, world["theirs"]["event"].pk
+    client = client_for(world["mine"]["organizer"])
+    refused = [
+        client.get(reverse("tournaments:dashboard", args=[theirs])),
+        client.post(reverse("tournaments:login_codes", args=[theirs]), {"scope": "event"}),
+        client.get(reverse("tournaments:table_result", args=[mine, pairing.pk])),
+        client.get(reverse("tournaments:table_result", args=[theirs, pairing.pk])),
+        client.post(
+            reverse("tournaments:round_action", args=[mine, "confirm"]),
+            {"round": their_round.pk},
+        ),
+    ]
+    assert [r.status_code for r in refused] == [403, 403, 404, 403, 404]
+    their_round.refresh_from_db()
+    assert their_round.status == Round.Status.DRAFT
+
+
+def test_a_draft_and_a_private_events_tables_stay_hidden(
+    world: dict[str, Any], their_round: Round
+) -> None:
+    table = their_round.pairings.get().table
+    for user in (None, world["mine"]["organizer"]):
+        client = Client() if user is None else client_for(user)
+        assert client.get(f"/api/v1/tables/{table.pk}/state/").status_code == 404
+        assert client.get(reverse("games:table", args=[table.pk])).status_code == 404
