@@ -7,6 +7,7 @@ the page (nothing changed), never a server error."""
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +30,7 @@ from config.health import check_broker, stall_seconds, stalled_tables
 from games import presence
 from games.models import TableSeat
 from tournaments import results as results_services
-from tournaments import services
+from tournaments import services, sheets
 from tournaments.models import (
     Event,
     Pairing,
@@ -314,6 +315,8 @@ def _pairing(request: HttpRequest, pk: int, pairing: int) -> tuple[Event, Pairin
 
 #: Places a referee picks per deal: a deal ends once a whole side is out, by the fifth at most.
 PICKED_PLACES = 5
+#: Rows of a game's own entry form beyond its deals per match (上海斗地主's all-pass deals).
+OWN_EXTRA_ROWS = 2
 
 
 def _picked_deals(request: HttpRequest, rows: int) -> list[dict[str, Any]]:
@@ -368,30 +371,81 @@ def _picker_rows(request: HttpRequest, rows: int) -> list[dict[str, Any]]:
     ]
 
 
+def _own_sheet(request: HttpRequest, game: str, rows: int) -> tuple[Any, Any]:
+    """The first dealer and deals of a game's own sheet as posted: the sheet typed as JSON (the
+    API's body, or only its deals), else the form's picks. Raises ApplicationError."""
+    text = request.POST.get("sheet", "").strip()
+    if not text:
+        first = request.POST.get("first_dealer", "").strip()
+        try:
+            deals = sheets.picked_deals(game, request.POST, rows)
+        except sheets.PickError as error:
+            raise ApplicationError(error.message) from None
+        if not first:
+            return None, deals
+        if not (first.isascii() and first.isdigit() and len(first) == 1):
+            raise ApplicationError(_("The first dealer is a seat from 0 to 3."))
+        return int(first), deals
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ApplicationError(
+            _('The typed sheet is not JSON, such as {"deals": [{"landlord": 0, ...}]}.')
+        ) from None
+    if isinstance(data, list):
+        data = {"deals": data}
+    if not isinstance(data, dict) or set(data) - {"first_dealer", "deals"}:
+        raise ApplicationError(_('A sheet is {"first_dealer": seat, "deals": [...]}.'))
+    return data.get("first_dealer"), data.get("deals")
+
+
+def _own_rows(request: HttpRequest, rows: int) -> list[dict[str, Any]]:
+    """The rows of a game's own entry form with what was picked in them (``row.v.landlord``)."""
+    post = request.POST if request.method == "POST" else {}
+    out = []
+    for n in range(1, rows + 1):
+        prefix = f"d{n}_"
+        values = {k[len(prefix) :]: v for k, v in post.items() if k.startswith(prefix)}
+        out.append({"number": n, "p": prefix, "v": values})
+    return out
+
+
 @login_required
 def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
     """An offline table's result: the referee picks each deal's finishing order by name, sees
     what the engine makes of it (tribute, points, levels, 过A), then enters it; a second person
     confirms or rejects a version after seeing the same preview."""
     event, p = _pairing(request, pk, pairing)
-    rows = max(event.deals_per_match, 1)
+    game = p.table.game
+    own = not sheets.finish_orders(game)  # the game's own sheet (上海斗地主, 小路子)
+    rows = max(event.deals_per_match, 1) + (OWN_EXTRA_ROWS if own else 0)
     preview = None
     sheet = ""
     if request.method == "POST":
         action = request.POST.get("action", "submit")
         if action in ("submit", "preview"):
             try:
-                text = request.POST.get("deals", "")
-                if text.strip():
-                    deals = results_services.deals_parse(text)
+                first_dealer: int | None
+                if own:
+                    first_dealer, deals = _own_sheet(request, game, rows)
                 else:
-                    deals = _picked_deals(request, rows)
-                first_dealer = int(request.POST.get("first_dealer", ""))
+                    text = request.POST.get("deals", "")
+                    if text.strip():
+                        deals = results_services.deals_parse(text)
+                    else:
+                        deals = _picked_deals(request, rows)
+                    first_dealer = int(request.POST.get("first_dealer", ""))
                 if action == "preview":
                     preview = results_services.result_preview(
                         pairing=p, user=request.user, first_dealer=first_dealer, deals=deals
                     )
-                    sheet = _deals_text(deals)
+                    if own:
+                        carried: dict[str, Any] = {"deals": deals}
+                        if first_dealer is not None:
+                            carried["first_dealer"] = first_dealer
+                        sheet = json.dumps(carried, ensure_ascii=False)
+                    else:
+                        sheet = _deals_text(deals)
                 else:
                     results_services.result_submit(
                         pairing=p, user=request.user, first_dealer=first_dealer, deals=deals
@@ -444,7 +498,10 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             "versions": [(v, previews.get(v.pk)) for v in versions],
             "confirmed": confirmed,
             "pending": any(v.status == ResultSubmission.Status.PENDING for v in versions),
-            "rows": _picker_rows(request, rows),
+            "rows": _own_rows(request, rows) if own else _picker_rows(request, rows),
+            "own": own,
+            "game": game,
+            "choices": sheets.form_choices(),
             "preview": preview,
             "sheet": sheet,
             "form": request.POST if request.method == "POST" else {},
@@ -529,10 +586,17 @@ def score_sheet(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             "event": event,
             "pairing": p,
             "seats": seats,
-            "deals": range(1, event.deals_per_match + 1),
+            "deals": range(1, _sheet_rows(event) + 1),
             "places": range(1, 7),
         },
     )
+
+
+def _sheet_rows(event: Event) -> int:
+    """Rows of a printed sheet: the deals per match, and room for all-pass deals (荒番) and
+    corrections for the games entered field by field."""
+    extra = 0 if sheets.finish_orders(event.game) else OWN_EXTRA_ROWS + 2
+    return event.deals_per_match + extra
 
 
 @login_required
@@ -553,7 +617,7 @@ def score_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "event": event,
             "round": round,
             "pairings": pairings,
-            "deals": range(1, event.deals_per_match + 1),
+            "deals": range(1, _sheet_rows(event) + 1),
             "places": range(1, 7),
             "admin_url": reverse("admin:index"),
         },

@@ -134,6 +134,8 @@ def picked_deals(game: str, post: Mapping[str, Any], rows: int) -> list[dict[str
 
 def _doudizhu_deal(post: Mapping[str, Any], n: int) -> dict[str, Any] | None:
     end = str(post.get(f"d{n}_end", "")).strip()
+    if not end and str(post.get(f"d{n}_leave", "")).strip():
+        end = "leave"  # only the seat that left is picked
     if not end:
         return None
 
@@ -177,6 +179,8 @@ def _doudizhu_deal(post: Mapping[str, Any], n: int) -> dict[str, Any] | None:
 
 def _xiaoluzi_deal(post: Mapping[str, Any], n: int) -> dict[str, Any] | None:
     mode = str(post.get(f"d{n}_mode", "")).strip()
+    if not mode and str(post.get(f"d{n}_leave", "")).strip():
+        mode = "leave"  # only the seat that left is picked
     if not mode:
         return None
 

@@ -5,6 +5,7 @@ recorded match, and the standings carry the game's figures (rating, silver)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -216,3 +217,133 @@ def test_a_rejected_version_records_nothing(world) -> None:
     )
     assert rejected.status_code == 200 and rejected.json()["status"] == "rejected"
     assert not Match.objects.exists()
+
+
+# --- The organizer's form -------------------------------------------------------------------------
+
+#: the form's picks for the first sheet of each game (seat numbers are picked by name)
+PICKS: dict[str, dict[str, str]] = {
+    "shanghai_doudizhu": {
+        "d1_end": "landlord",
+        "d1_landlord": "0",
+        "d1_bid": "2",
+        "d1_report": "none",
+        "d2_end": "all_pass",
+        "d3_end": "farmers",
+        "d3_landlord": "1",
+        "d3_bid": "3",
+        "d3_head_bid": "1",
+        "d3_marked_joker": "1",
+        "d3_report": "none",
+    },
+    "xiaoluzi": {
+        "d1_mode": "declared",
+        "d1_declarer": "2",
+        "d1_1": "2",
+        "d1_played_0": "0",
+        "d1_played_1": "0",
+        "d1_played_2": "8",
+        "d1_played_3": "0",
+        "d2_mode": "none",
+        "d2_1": "3",
+        "d2_2": "1",
+        "d2_3": "0",
+        "d2_played_0": "8",
+        "d2_played_1": "8",
+        "d2_played_2": "5",
+        "d2_played_3": "8",
+    },
+}
+
+
+def browser(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_url(world: dict[str, Any]) -> str:
+    return reverse("tournaments:table_result", args=[world["event"].pk, world["pairing"].pk])
+
+
+def test_the_form_picks_by_name_previews_enters_and_is_confirmed(world) -> None:
+    game, pairing = world["game"], world["pairing"]
+    referee = browser(world["referee"])
+    names = list(pairing.table.seats.order_by("seat").values_list("player__name", flat=True))
+    page = referee.get(page_url(world)).content.decode()
+    field = "d1_landlord" if game == "shanghai_doudizhu" else "d1_declarer"
+    assert f'name="{field}"' in page and all(name in page for name in names)
+    preview = referee.post(page_url(world), {"action": "preview", **PICKS[game]})
+    text = preview.content.decode()
+    assert preview.status_code == 200 and "seats-preview" in text
+    assert not ResultSubmission.objects.exists()
+    sheet = preview.context["sheet"]
+    assert json.loads(sheet) == SHEETS[game]  # the picks make the game's own sheet
+    entered = referee.post(page_url(world), {"action": "submit", "sheet": sheet})
+    assert entered.status_code == 302
+    version = ResultSubmission.objects.get()
+    assert version.deals == SHEETS[game]["deals"] and version.first_dealer is None
+    checker = browser(world["checker"])
+    review = checker.get(page_url(world)).content.decode()
+    assert "seats-preview" in review and ('value="confirm"' in review)
+    done = checker.post(page_url(world), {"action": "confirm", "submission": version.pk})
+    assert done.status_code == 302
+    match = Match.objects.get(table=pairing.table)
+    assert match.sheet == SHEETS[game]
+
+
+def test_the_form_shows_the_engines_refusal_and_keeps_the_picks(world) -> None:
+    game = world["game"]
+    picks = dict(PICKS[game])
+    if game == "shanghai_doudizhu":
+        picks["d1_bid"] = "4"
+        reason = "deal 1: bid"
+    else:
+        picks["d1_counter"] = "1"
+        reason = "deal 1: counter"
+    response = browser(world["referee"]).post(page_url(world), {"action": "preview", **picks})
+    text = response.content.decode()
+    assert response.status_code == 200 and reason in text
+    assert 'value="4"' in text or 'value="1" selected' in text  # the picks are shown again
+    bad = browser(world["referee"]).post(
+        page_url(world),
+        {
+            "action": "preview",
+            "d1_landlord": "x",
+            "d1_end": "landlord",
+            "d1_mode": "declared",
+            "d1_declarer": "x",
+        },
+    )
+    errors = [str(m) for m in bad.context["messages"]]
+    field = "landlord" if game == "shanghai_doudizhu" else "declarer"
+    assert bad.status_code == 200 and len(errors) == 1 and field in errors[0]
+    typed = browser(world["referee"]).post(
+        page_url(world), {"action": "preview", "sheet": "[[[" * 5}
+    )
+    assert typed.status_code == 200
+    assert not ResultSubmission.objects.exists()
+
+
+def test_the_typed_sheet_is_the_apis_body(world) -> None:
+    game = world["game"]
+    body = json.dumps(SHEETS[game])
+    response = browser(world["referee"]).post(page_url(world), {"action": "submit", "sheet": body})
+    assert response.status_code == 302
+    assert ResultSubmission.objects.get().deals == SHEETS[game]["deals"]
+
+
+def test_the_printable_sheet_has_the_games_columns(world) -> None:
+    event, pairing = world["event"], world["pairing"]
+    client = browser(world["referee"])
+    one = client.get(reverse("tournaments:score_sheet", args=[event.pk, pairing.pk]))
+    text = one.content.decode()
+    assert one.status_code == 200
+    if world["game"] == "shanghai_doudizhu":
+        assert "头撂" in text and "摊打" in text and "标记王" in text
+    else:
+        assert "关牌" in text and "反声明" in text
+    names = pairing.table.seats.values_list("player__name", flat=True)
+    assert all(name in text for name in names)
+    every = client.get(reverse("tournaments:score_sheets", args=[event.pk, pairing.round.number]))
+    assert every.status_code == 200 and text.count("<tr>") <= every.content.decode().count("<tr>")
