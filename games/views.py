@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -115,6 +116,62 @@ def table_strings() -> dict[str, Any]:
         ),
         "bannerAuto": _("The system has played for you %(n)s times in a row (托管)."),
         "bannerLimit": _("%(left)s more in a row count as an escape (逃跑): play yourself."),
+        # 小路子 and 上海斗地主
+        "landlord": _("地主"),
+        "farmer": _("农民"),
+        "markedHolder": _("标记牌"),
+        "marked": _("标记牌"),
+        "heldBy": _("held by %(name)s"),
+        "bids": _("叫分"),
+        "bidOf": _("%(n)s 分"),
+        "noBid": _("不叫"),
+        "kitty": _("底牌"),
+        "openHand": _("摊打"),
+        "headBid": _("头撂"),
+        "huangfan": _("荒番 ×%(n)s"),
+        "markedJoker": _("标记王"),
+        "reported": _("报到 %(n)s"),
+        "reportSets": _("报到"),
+        "bombLimit": _("炸弹 (limit)"),
+        "bombsLeft": _("%(n)s bombs left"),
+        "factors": _("番数"),
+        "noFactor": _("no factor"),
+        "score": _("Points so far"),
+        "pointsOf": _("%(n)s points"),
+        "silver": _("银子"),
+        "allPass": _("荒番: nobody bid; the deal is dealt again."),
+        "landlordWon": _("The landlord (地主) %(name)s won."),
+        "farmersWon": _("The farmers (农民) won."),
+        "declarer": _("宣牌"),
+        "counter": _("反宣"),
+        "bystander": _("旁观"),
+        "bystanderTitle": _("watches this deal; their hand stays hidden"),
+        "holder7h": _("红桃7"),
+        "answers": _("宣牌 / 反宣"),
+        "mode": _("Mode"),
+        "modes": {"none": _("普通模式"), "declared": _("一打三"), "countered": _("一对一")},
+        "slam": _("关门 (slam)!"),
+        "kinds": {
+            "declare": _("宣牌"),
+            "no_declare": _("不宣"),
+            "counter": _("反宣"),
+            "no_counter": _("不反宣"),
+            "open:yes": _("摊打"),
+            "open:no": _("不摊打"),
+            "fight:yes": _("打"),
+            "fight:no": _("不打"),
+            "report": _("报到"),
+            "report:none": _("不报到"),
+        },
+        "chooseAny": _("Your decision."),
+        "choose": {
+            "xiaoluzi:declare": _("Do you declare (宣牌)? You play one against three."),
+            "xiaoluzi:counter": _("Do you counter-declare (反宣)? You play one against one."),
+            "shanghai_doudizhu:bid": _("Your bid (叫分): 1, 2 or 3, or 不叫."),
+            "shanghai_doudizhu:open": _("头撂: do you play with your hand face up (摊打)?"),
+            "shanghai_doudizhu:report": _("Declare your 报到 sets, or none."),
+            "shanghai_doudizhu:fight": _("报到: do you fight it (打) or concede (不打)?"),
+        },
         "conn": {
             "connecting": _("connecting…"),
             "live": _("live"),
@@ -155,12 +212,20 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "csrfToken": get_token(request),
         "mePath": reverse("accounts:me"),
         "state": selectors.table_state(table=table, seat=seat),
+        "game": table.game,
+        "seatCount": table.seat_count,
     }
-    return render(
-        request,
-        "games/table.html",
-        {"table": table, "seat": seat, "config": config, "strings": table_strings()},
-    )
+    game = engine_state.game_of(table)
+    english = not (get_language() or "").startswith("zh")
+    context = {
+        "table": table,
+        "seat": seat,
+        "config": config,
+        "strings": table_strings(),
+        "positions": range(table.seat_count),
+        "game_name": game.name_en if english else game.name_zh,
+    }
+    return render(request, "games/table.html", context)
 
 
 @login_required

@@ -10,6 +10,8 @@
   var config = JSON.parse(document.getElementById("table-config").textContent);
   var T = JSON.parse(document.getElementById("table-strings").textContent);
   var mySeat = config.seat;
+  var game = config.game || "daguai"; // the table's game: what the state holds differs by game
+  var seatCount = config.seatCount || 6;
   var state = null;
   var selected = []; // indexes into the hand's tokens
   var socketUp = false; // whether the WebSocket is open (else the page is away from the table)
@@ -78,6 +80,15 @@
     var d = deal();
     return mySeat !== null && d && d.phase === "play" && d.turn === mySeat;
   }
+  function myChoice() {
+    // a decision of another phase than play: 宣牌/反宣 (小路子), bids, 摊打, 报到, 打 (斗地主)
+    var d = deal();
+    return mySeat !== null && d && d.phase !== "play" && d.phase !== "over" &&
+      d.phase !== "return" && (d.awaiting || []).indexOf(mySeat) >= 0;
+  }
+  function canPass() {
+    return legalActions().some(function (a) { return a.kind === "pass"; });
+  }
   function myReturn() {
     var d = deal();
     return mySeat !== null && d && d.phase === "return" && d.awaiting.indexOf(mySeat) >= 0;
@@ -92,10 +103,65 @@
   // --- drawing ---------------------------------------------------------------------------------
   function position(seat) {
     var base = mySeat === null ? 0 : mySeat;
-    return (seat - base + 6) % 6; // 0 bottom (you), then counter-clockwise: right, top-right, ...
+    // 0 bottom (you), then the others in play order counter-clockwise: right, top, left...
+    return (seat - base + seatCount) % seatCount;
   }
 
   function sideName(side) { return side === "A" ? T.sideA : T.sideB; }
+  function winnerName(winner) {
+    // a side (大怪路子) or, for games without fixed sides, a seat written as a string
+    if (winner === "A" || winner === "B") return sideName(winner);
+    return /^\d+$/.test(String(winner)) ? seatName(Number(winner)) : String(winner);
+  }
+
+  function addTag(head, text, cls, title) {
+    var tag = document.createElement("span");
+    tag.className = "tag" + (cls ? " " + cls : "");
+    tag.textContent = text;
+    if (title) tag.title = title;
+    head.appendChild(tag);
+    return tag;
+  }
+
+  function roleTags(head, seat) {
+    // what the rules show of each seat's role in the deal
+    var d = deal();
+    if (!d) return;
+    if (game === "shanghai_doudizhu") {
+      if (d.landlord === seat) addTag(head, T.landlord, "role landlord");
+      else if (d.landlord !== null && d.landlord !== undefined) addTag(head, T.farmer, "role");
+      if (d.marked && d.marked.seat === seat) addTag(head, T.markedHolder, "role");
+      if (d.phase === "bid") {
+        (d.bids || []).forEach(function (b) {
+          if (b.seat === seat) addTag(head, b.bid ? fmt(T.bidOf, { n: b.bid }) : T.noBid, "bid");
+        });
+      }
+    } else if (game === "xiaoluzi") {
+      if (d.declarer === seat) addTag(head, T.declarer, "role landlord");
+      if (d.counter === seat) addTag(head, T.counter, "role landlord");
+      if ((d.bystanders || []).indexOf(seat) >= 0) addTag(head, T.bystander, "role", T.bystanderTitle);
+      if (d.holder_7h === seat && d.phase === "declare") addTag(head, T.holder7h, "role");
+    }
+  }
+
+  function seatExtras(box, s) {
+    // cards a seat shows face up: the 摊打 landlord's hand; 小路子's bystanders at the end
+    var d = deal();
+    if (!d) return;
+    var shown = null;
+    if (game === "shanghai_doudizhu" && d.landlord === s.seat && d.landlord_hand && s.seat !== mySeat) {
+      shown = d.landlord_hand;
+    }
+    if (game === "xiaoluzi" && d.revealed && d.revealed[String(s.seat)] && s.seat !== mySeat) {
+      shown = d.revealed[String(s.seat)];
+    }
+    if (shown) {
+      var face = document.createElement("div");
+      face.className = "seat-open";
+      face.appendChild(cardsRow(shown));
+      box.appendChild(face);
+    }
+  }
 
   function lastInTrick(seat) {
     var d = deal();
@@ -110,7 +176,7 @@
     state.seats.forEach(function (s) {
       var box = document.querySelector('.seat[data-pos="' + position(s.seat) + '"]');
       box.innerHTML = "";
-      box.className = "seat pos-" + position(s.seat) + " side-" + s.side;
+      box.className = "seat pos-" + position(s.seat) + (s.side ? " side-" + s.side : "");
       box.id = "seat-" + s.seat;
       if (d && d.turn === s.seat && d.phase === "play") box.className += " turn";
       if (d && d.awaiting && d.awaiting.indexOf(s.seat) >= 0) box.className += " awaiting";
@@ -126,10 +192,8 @@
         bot.textContent = T.bot;
         head.appendChild(bot);
       }
-      var tag = document.createElement("span");
-      tag.className = "tag";
-      tag.textContent = sideName(s.side);
-      head.appendChild(tag);
+      if (s.side) addTag(head, sideName(s.side));
+      roleTags(head, s.seat);
       if (s.online === false && s.seat !== mySeat && state.match && state.match.status === "playing") {
         var away = document.createElement("span");
         away.className = "tag away";
@@ -155,7 +219,13 @@
       info.className = "seat-info";
       var bits = [];
       if (s.cards !== null && s.cards !== undefined) bits.push(fmt(T.cardsLeft, { n: s.cards }));
-      if (d && d.finish.indexOf(s.seat) >= 0) bits.push(fmt(T.finished, { n: d.finish.indexOf(s.seat) + 1 }));
+      if (d && d.finish && d.finish.indexOf(s.seat) >= 0) bits.push(fmt(T.finished, { n: d.finish.indexOf(s.seat) + 1 }));
+      if (d && d.bomb_limits && d.bomb_limits[s.seat] !== null && d.bomb_limits[s.seat] !== undefined) {
+        bits.push(fmt(T.bombsLeft, { n: Math.max(0, d.bomb_limits[s.seat] - d.bombs[s.seat]) }));
+      }
+      if (state.match && state.match.points && game !== "daguai") {
+        bits.push(fmt(T.pointsOf, { n: state.match.points[s.seat] }));
+      }
       if (d && d.streaks && d.streaks[s.seat] > 0) bits.push(fmt(T.systemPlays, { n: d.streaks[s.seat] }));
       info.textContent = bits.join(" · ");
       box.appendChild(info);
@@ -169,6 +239,7 @@
         played.appendChild(cardsRow(last.cards));
       }
       box.appendChild(played);
+      seatExtras(box, s);
       if (d && d.awaiting && d.awaiting.indexOf(s.seat) >= 0 && state.deadline) {
         var clock = document.createElement("div");
         clock.className = "countdown";
@@ -208,6 +279,10 @@
       return;
     }
     $("deal-info").textContent = fmt(T.dealOf, { n: m.deal_number, total: m.deals_per_match });
+    if (game !== "daguai") {
+      $("level-info").textContent = game === "xiaoluzi" && d && d.mode ? T.modes[d.mode] || d.mode : "";
+      return;
+    }
     var level = d ? fmt(T.levelRank, { rank: d.level }) + " · " : "";
     $("level-info").textContent = level + fmt(T.levels, { a: m.levels.A, b: m.levels.B }) +
       " · " + fmt(T.teamPoints, { a: m.team_points.A, b: m.team_points.B });
@@ -258,7 +333,10 @@
     if (!m) text = T.noMatch;
     else if (m.status !== "playing") text = T.matchOver;
     else if (!d || d.phase === "over") text = T.betweenDeals;
-    else if (myReturn()) {
+    else if (myChoice()) text = T.choose[game + ":" + d.phase] || T.chooseAny;
+    else if (game !== "daguai" && d.phase !== "play" && d.awaiting && d.awaiting.length) {
+      text = fmt(T.waitingFor, { name: d.awaiting.map(seatName).join(", ") });
+    } else if (myReturn()) {
       var t = (d.tributes || []).filter(function (x) { return x.receiver === mySeat; })[0];
       text = fmt(T.returnPrompt, { name: t ? seatName(t.payer) : "", card: t && t.card ? t.card : "" });
     } else if (d.phase === "return") {
@@ -269,6 +347,7 @@
       text = fmt(T.waitingFor, { name: seatName(d.turn) });
     }
     $("prompt").textContent = text;
+    if ($("bar-prompt")) $("bar-prompt").textContent = text; // the phone's bottom bar
   }
 
   function drawBanner() {
@@ -300,10 +379,129 @@
     $("btn-return").hidden = !ret;
     $("btn-play").disabled = sending || !turn || !selected.length || (verdict && !verdict.ok);
     $("btn-return").disabled = sending || selected.length !== 1;
-    $("btn-pass").disabled = sending || !turn || !(d && d.trick && d.trick.current);
+    $("btn-pass").disabled = sending || !turn || (game === "daguai" ? !(d && d.trick && d.trick.current) : !canPass());
+    drawChoices();
     $("btn-hint").disabled = !(turn || ret);
     var playing = state.match && state.match.status === "playing";
     $("btn-leave").disabled = !playing;
+  }
+
+  function choiceLabel(a) {
+    if (a.kind === "bid") return fmt(T.bidOf, { n: a.value });
+    if (a.kind === "open" || a.kind === "fight") return T.kinds[a.kind + (a.value ? ":yes" : ":no")];
+    if (a.kind === "report" && !a.cards) return T.kinds["report:none"];
+    if (a.kind === "pass" && game === "shanghai_doudizhu") return T.noBid;
+    return T.kinds[a.kind] || a.kind;
+  }
+
+  function drawChoices() {
+    // the decisions of the bidding and declaring phases: one button per legal action, sent as it is
+    var box = $("choices");
+    if (!box) return;
+    box.innerHTML = "";
+    var show = myChoice();
+    box.hidden = !show;
+    if (!show) return;
+    legalActions().forEach(function (a) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "choice" + (a.kind === "pass" || a.kind.indexOf("no_") === 0 || a.value === 0 ? "" : " primary");
+      b.dataset.kind = a.kind;
+      if (a.value !== undefined) b.dataset.value = a.value;
+      b.textContent = choiceLabel(a);
+      if (a.kind === "report" && a.cards) b.appendChild(cardsRow(a.cards));
+      b.disabled = sending;
+      b.addEventListener("click", function () { sendAction(a); });
+      box.appendChild(b);
+    });
+  }
+
+  function factRow(box, label, content) {
+    var row = document.createElement("div");
+    row.className = "fact";
+    var l = document.createElement("span");
+    l.className = "fact-label";
+    l.textContent = label;
+    row.appendChild(l);
+    if (typeof content === "string") {
+      var t = document.createElement("span");
+      t.textContent = content;
+      row.appendChild(t);
+    } else if (content) {
+      row.appendChild(content);
+    }
+    box.appendChild(row);
+    return row;
+  }
+
+  function ddzFactors(f) {
+    // 荒番, 标记王, 头撂, 摊打, 报到 of a deal, in words
+    var bits = [];
+    if (f.bid) bits.push(fmt(T.bidOf, { n: f.bid }));
+    if (f.huangfan) bits.push(fmt(T.huangfan, { n: f.huangfan }));
+    if (f.marked_joker) bits.push(T.markedJoker);
+    if (f.head_bid) bits.push(T.headBid);
+    if (f.open_hand) bits.push(T.openHand);
+    if (f.reported) bits.push(fmt(T.reported, { n: f.reported }) + (f.fight === true ? " " + T.kinds["fight:yes"] : f.fight === false ? " " + T.kinds["fight:no"] : ""));
+    return bits.length ? bits.join(" · ") : T.noFactor;
+  }
+
+  function drawFacts() {
+    var box = $("facts");
+    if (!box) return;
+    box.innerHTML = "";
+    var d = deal();
+    var m = state.match;
+    box.hidden = game === "daguai" || !m;
+    if (box.hidden) return;
+    if (d && game === "shanghai_doudizhu") {
+      if (d.marked) {
+        var marked = document.createElement("span");
+        marked.appendChild(cardsRow(d.marked.card));
+        marked.appendChild(document.createTextNode(" " + fmt(T.heldBy, { name: seatName(d.marked.seat) })));
+        factRow(box, T.marked, marked);
+      }
+      factRow(box, T.bids, (d.bids || []).map(function (b) {
+        return seatName(b.seat) + " " + (b.bid ? fmt(T.bidOf, { n: b.bid }) : T.noBid);
+      }).join(" → ") || "—").id = "fact-bids";
+      if (d.landlord !== null && d.landlord !== undefined) {
+        factRow(box, T.landlord, seatName(d.landlord) + " · " + fmt(T.bidOf, { n: d.bid }) +
+          (d.head_bid ? " · " + T.headBid : "") + (d.open_hand ? " · " + T.openHand : "")).id = "fact-landlord";
+      }
+      if (d.kitty) factRow(box, T.kitty, cardsRow(d.kitty)).id = "fact-kitty";
+      if (d.landlord_hand) factRow(box, T.openHand, cardsRow(d.landlord_hand)).id = "fact-open";
+      if (d.declared && d.declared.length) {
+        var sets = document.createElement("span");
+        d.declared.forEach(function (set) { sets.appendChild(cardsRow(set)); sets.appendChild(document.createTextNode(" ")); });
+        if (d.fight === true || d.fight === false) sets.appendChild(document.createTextNode(T.kinds[d.fight ? "fight:yes" : "fight:no"]));
+        factRow(box, T.reportSets, sets).id = "fact-report";
+      }
+      var limits = (d.bomb_limits || []).map(function (limit, seat) {
+        return limit === null ? null : seatName(seat) + " " + fmt(T.bombsLeft, { n: Math.max(0, limit - d.bombs[seat]) });
+      }).filter(Boolean);
+      if (limits.length) factRow(box, T.bombLimit, limits.join(" · "));
+      factRow(box, T.factors, ddzFactors(d.result ? d.result.factors : {
+        bid: d.bid, huangfan: d.huangfan, head_bid: d.head_bid, open_hand: d.open_hand,
+        marked_joker: d.marked && (d.marked.card === "BJ" || d.marked.card === "SJ") && d.landlord === d.marked.seat,
+        reported: (d.declared || []).length, fight: d.fight,
+      })).id = "fact-factors";
+    }
+    if (d && game === "xiaoluzi") {
+      factRow(box, T.answers, (d.answers || []).map(function (a) {
+        var kind = a[0] === "declare" ? (a[2] ? "declare" : "no_declare") : (a[2] ? "counter" : "no_counter");
+        return seatName(a[1]) + " " + T.kinds[kind];
+      }).join(" → ") || "—").id = "fact-answers";
+      if (d.mode) factRow(box, T.mode, T.modes[d.mode] || d.mode).id = "fact-mode";
+      if (d.declarer !== null && d.declarer !== undefined) factRow(box, T.declarer, seatName(d.declarer));
+      if (d.counter !== null && d.counter !== undefined) factRow(box, T.counter, seatName(d.counter));
+      if (d.bystanders && d.bystanders.length) {
+        factRow(box, T.bystander, d.bystanders.map(seatName).join(", ") + " · " + T.bystanderTitle).id = "fact-bystanders";
+      }
+    }
+    var score = factRow(box, T.score, pointsTable(m.points));
+    score.id = "fact-score";
+    var silver = game === "xiaoluzi" && m.figures && m.figures.silver;
+    if (silver) factRow(box, T.silver, pointsTable(silver)).id = "fact-silver";
   }
 
   function tributeLines(d) {
@@ -317,6 +515,19 @@
 
   function resultText(r) {
     if (!r) return "";
+    if (game === "shanghai_doudizhu") {
+      if (r.outcome === "all_pass") return T.allPass;
+      if (r.outcome === "escape") return fmt(T.escapeDuring, { name: seatName(r.escaper) });
+      var who = r.winner === "landlord" ? fmt(T.landlordWon, { name: seatName(r.landlord) }) : T.farmersWon;
+      return who + " " + (r.outcome === "report_no_play" ? T.kinds["fight:no"] + " · " : "") + ddzFactors(r.factors);
+    }
+    if (game === "xiaoluzi") {
+      if (r.kind === "escape") return fmt(T.escapeDuring, { name: seatName(r.seat) });
+      if (r.kind === "leave") return fmt(T.leftBetween, { name: seatName(r.seat) });
+      var text = (T.modes[r.mode] || r.mode) + " · " + T.finishOrder + " " + (r.finish || []).map(seatName).join(" → ");
+      if (r.slam) text += " · " + T.slam;
+      return text;
+    }
     if (r.outcome === "escape") {
       return fmt(r.during_deal ? T.escapeDuring : T.leftBetween, { name: seatName(r.seat) });
     }
@@ -381,12 +592,18 @@
       var p2 = document.createElement("p");
       p2.textContent = resultText(d.result);
       box.appendChild(p2);
-      if (d.finish && d.finish.length) {
+      if (game === "daguai" && d.finish && d.finish.length) {
         var f = document.createElement("p");
         f.textContent = T.finishOrder + " " + d.finish.map(seatName).join(" → ");
         box.appendChild(f);
       }
       box.appendChild(pointsTable(d.result.points));
+      if (game === "xiaoluzi" && d.result.silver) {
+        var sv = document.createElement("p");
+        sv.textContent = T.silver;
+        box.appendChild(sv);
+        box.appendChild(pointsTable(d.result.silver));
+      }
     }
     if (m && m.status !== "playing") {
       var h3 = document.createElement("h2");
@@ -394,7 +611,7 @@
       h3.textContent = T.matchOver;
       box.appendChild(h3);
       var p3 = document.createElement("p");
-      p3.textContent = (m.winner ? fmt(T.matchWinner, { side: sideName(m.winner) }) : T.matchTie) +
+      p3.textContent = (m.winner ? fmt(T.matchWinner, { side: winnerName(m.winner) }) : T.matchTie) +
         (m.end_reason ? " (" + (T.endReasons[m.end_reason] || m.end_reason) + ")" : "");
       box.appendChild(p3);
       box.appendChild(pointsTable(m.points));
@@ -418,9 +635,11 @@
     var h = document.createElement("h2");
     h.textContent = T.progress;
     box.appendChild(h);
-    var ladder = document.createElement("p");
-    ladder.textContent = T.ladder + " " + m.ladder.map(function (s) { return s.A + ":" + s.B; }).join(" → ");
-    box.appendChild(ladder);
+    if (game === "daguai") {
+      var ladder = document.createElement("p");
+      ladder.textContent = T.ladder + " " + m.ladder.map(function (s) { return s.A + ":" + s.B; }).join(" → ");
+      box.appendChild(ladder);
+    }
     var list = document.createElement("ol");
     (m.results || []).forEach(function (r) {
       var li = document.createElement("li");
@@ -472,6 +691,7 @@
     }
     document.body.dataset.seq = state.seq;
     document.body.dataset.deal = state.deal_number;
+    document.body.dataset.turn = myTurn() || myChoice() || myReturn() ? "mine" : "";
     drawHead();
     drawSeats();
     drawCenter();
@@ -479,6 +699,7 @@
     drawPrompt();
     drawControls();
     drawBanner();
+    drawFacts();
     drawResult();
     drawProgress();
     tickCountdowns();
@@ -563,7 +784,7 @@
     var box = $("hints");
     if (!box.hidden) { hideHints(); return; }
     box.innerHTML = "";
-    var plays = legalActions().filter(function (a) { return a.kind !== "pass"; });
+    var plays = legalActions().filter(function (a) { return a.cards && (a.kind === "play" || a.kind === "return"); });
     var title = document.createElement("p");
     title.className = "meta";
     var canPass = legalActions().some(function (a) { return a.kind === "pass"; });
@@ -589,12 +810,21 @@
 
   // --- acting ----------------------------------------------------------------------------------
   function send(action, cards) {
+    sendBody({ action: action, cards: cards || "" });
+  }
+
+  function sendAction(legal) {
+    // one of the state's legal actions, sent back as it is
+    sendBody({ action: legal });
+  }
+
+  function sendBody(body) {
     if (sending || !state) return;
     sending = true;
     clearTimeout(checkTimer); // a check answered after this action would speak of the past
     checkToken += 1;
     drawControls();
-    var body = { action: action, cards: cards || "", seq: state.seq };
+    body.seq = state.seq;
     if (state.deal_number) body.deal = state.deal_number;
     post(config.actionUrl, body).then(function (r) {
       sending = false;
