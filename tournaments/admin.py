@@ -478,6 +478,22 @@ class UnitAdmin(ScopedAdmin):
     def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(pk__in=organized_units(request).values("pk"))
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A unit another event also uses (an import names units by name) is read-only: renaming
+        # it would change the other event's pages too.
+        if obj is not None and not _is_superuser(request):
+            events = organized_events(request)
+            others = Event.objects.exclude(pk__in=events.values("pk"))
+            if (
+                Team.objects.filter(unit=obj, event__in=others).exists()
+                or Membership.objects.filter(
+                    unit=obj,
+                    player__in=Registration.objects.filter(event__in=others).values("player"),
+                ).exists()
+            ):
+                return False
+        return super().has_change_permission(request, obj)
+
 
 @admin.register(Membership)
 class MembershipAdmin(ScopedAdmin):

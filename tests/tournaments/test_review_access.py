@@ -21,7 +21,7 @@ from accounts import services as account_services
 from tests.games.factories import UserFactory
 from tests.tournaments import test_admin_scope
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
-from tests.tournaments.test_admin_scope import client_for
+from tests.tournaments.test_admin_scope import change_url, client_for
 from tournaments.models import Registration, Round, RoundEntry, TeamMember
 from tournaments.services import event_import, round_create_paired
 
@@ -239,3 +239,23 @@ def test_a_draft_and_a_private_events_tables_stay_hidden(
         client = Client() if user is None else client_for(user)
         assert client.get(f"/api/v1/tables/{table.pk}/state/").status_code == 404
         assert client.get(reverse("games:table", args=[table.pk])).status_code == 404
+
+
+def test_a_unit_shared_with_another_event_is_read_only_for_an_organizer(
+    world: dict[str, Any],
+) -> None:
+    """An import names units by name, so an organizer can bring another event's unit into their
+    own; it must not let them rename it under the other event."""
+    _import_theirs(world)
+    unit = world["theirs"]["unit"]
+    assert world["mine"]["event"].teams.filter(unit=unit).exists()
+    client = client_for(world["mine"]["organizer"])
+    assert client.get(change_url(unit)).status_code == 200  # seen, read-only
+    empty = {"memberships-TOTAL_FORMS": "0", "memberships-INITIAL_FORMS": "0"}
+    response = client.post(change_url(unit), {"name": "改名", "kind": unit.kind, **empty})
+    assert response.status_code == 403
+    unit.refresh_from_db()
+    assert unit.name != "改名"
+    own = world["mine"]["unit"]
+    response = client.post(change_url(own), {"name": "改名", "kind": own.kind, **empty})
+    assert response.status_code == 302
