@@ -3,9 +3,12 @@ engine, stored as entered, and scored again by the audit (verify_records)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import transaction
 
 from config.exceptions import ApplicationError
@@ -166,3 +169,22 @@ def test_a_match_stored_before_sheets_is_scored_from_its_deals() -> None:
     Match.objects.filter(pk=match.pk).update(points=[9, 0, 0, 0, 0, 0])
     match.refresh_from_db()
     assert not audit.matches_audit([match]).ok
+
+
+def verify_records() -> tuple[int, str]:
+    out = io.StringIO()
+    try:
+        call_command("verify_records", stdout=out, stderr=io.StringIO())
+    except CommandError as exc:
+        return exc.returncode, out.getvalue()
+    return 0, out.getvalue()
+
+
+def test_verify_records_scores_every_games_sheet_again() -> None:
+    matches = [record(offline_table(game), SHEETS[game]) for game in sorted(SHEETS)]
+    assert verify_records()[0] == 0
+    tampered = matches[1]  # 上海斗地主
+    deal = tampered.deals.get(number=3)
+    Deal.objects.filter(pk=deal.pk).update(points=[0, 0, 0, 0])
+    code, out = verify_records()
+    assert code == 1 and f"match {tampered.pk} deal 3" in out
