@@ -441,6 +441,12 @@ class PairingAdmin(EventScopedAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # made by the round services, which also create the games table
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A confirmed round's table goes with its results: only a draft's may be thrown away.
+        if obj is not None and obj.round.status != Round.Status.DRAFT:
+            return False
+        return super().has_delete_permission(request, obj)
+
 
 @admin.register(RoundEntry)
 class RoundEntryAdmin(EventScopedAdmin):
@@ -452,6 +458,11 @@ class RoundEntryAdmin(EventScopedAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.round.status != Round.Status.DRAFT:
+            return False  # a confirmed round's entries change through the round services
+        return super().has_delete_permission(request, obj)
 
 
 class MembershipInline(ScopedInline):

@@ -23,7 +23,7 @@ from tests.tournaments import test_admin_scope
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
 from tests.tournaments.test_admin_scope import change_url, client_for
 from tournaments.models import Registration, Round, RoundEntry, TeamMember
-from tournaments.services import event_import, round_create_paired
+from tournaments.services import event_import, round_confirm, round_create_paired
 
 pytestmark = pytest.mark.django_db
 
@@ -259,3 +259,24 @@ def test_a_unit_shared_with_another_event_is_read_only_for_an_organizer(
     own = world["mine"]["unit"]
     response = client.post(change_url(own), {"name": "改名", "kind": own.kind, **empty})
     assert response.status_code == 302
+
+
+def test_a_confirmed_rounds_tables_are_not_deleted_in_the_admin(world: dict[str, Any]) -> None:
+    """Pairings and round entries change through the round services (and their log) only: the
+    admin's delete would take a table's results with it."""
+    mine = world["mine"]
+    TeamFactory(event=mine["event"])
+    round = round_create_paired(event=mine["event"], user=mine["organizer"])
+    round = round_confirm(round=round, user=mine["organizer"])
+    pairing = round.pairings.get()
+    entry = round.entries.first()
+    client = client_for(mine["organizer"])
+    for obj in (pairing, entry):
+        url = reverse(f"admin:tournaments_{obj._meta.model_name}_delete", args=[obj.pk])
+        assert client.post(url, {"post": "yes"}).status_code == 403
+    for obj in (round, pairing, entry):  # nor with the list's bulk delete action
+        url = reverse(f"admin:tournaments_{obj._meta.model_name}_changelist")
+        data = {"action": "delete_selected", "_selected_action": [obj.pk], "post": "yes"}
+        client.post(url, data)
+    assert Round.objects.filter(pk=round.pk).exists()
+    assert round.pairings.exists() and round.entries.count() == 2
