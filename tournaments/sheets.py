@@ -92,7 +92,8 @@ def sheet_deals_check(deals: Any) -> list[dict[str, Any]]:
 
 
 class PickError(ValueError):
-    """A posted pick that is not a number (a seat, a bid, a count)."""
+    """A posted pick that is not a number (a seat, a bid, a count), or missing where the row
+    needs it (the seat that left)."""
 
     def __init__(self, deal: int, field: str) -> None:
         super().__init__(f"deal {deal}: {field}")
@@ -114,6 +115,12 @@ def _number(post: Mapping[str, Any], name: str, deal: int, field: str) -> int | 
     if value.isascii() and value.isdigit() and len(value) <= 3:
         return int(value)
     raise PickError(deal, field)
+
+
+def _required(value: int | None, deal: int, field: str) -> int:
+    if value is None:
+        raise PickError(deal, field)
+    return value
 
 
 def _flag(post: Mapping[str, Any], name: str) -> bool:
@@ -143,7 +150,7 @@ def _doudizhu_deal(post: Mapping[str, Any], n: int) -> dict[str, Any] | None:
         return _number(post, f"d{n}_{field}", n, field)
 
     if end == "leave":
-        return {"leave": number("leave")}
+        return {"leave": _required(number("leave"), n, "leave")}
     deal: dict[str, Any] = {}
     if end == "all_pass":
         deal["all_pass"] = True
@@ -188,7 +195,7 @@ def _xiaoluzi_deal(post: Mapping[str, Any], n: int) -> dict[str, Any] | None:
         return _number(post, f"d{n}_{name or field}", n, field)
 
     if mode == "leave":
-        return {"leave": number("leave")}
+        return {"leave": _required(number("leave"), n, "leave")}
     deal: dict[str, Any] = {"mode": mode}
     for field in ("declarer", "counter"):
         value = number(field)
