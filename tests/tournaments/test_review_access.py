@@ -280,3 +280,26 @@ def test_a_confirmed_rounds_tables_are_not_deleted_in_the_admin(world: dict[str,
         client.post(url, data)
     assert Round.objects.filter(pk=round.pk).exists()
     assert round.pairings.exists() and round.entries.count() == 2
+
+
+def test_a_public_events_writes_refuse_another_events_organizer(
+    world: dict[str, Any], their_round: Round
+) -> None:
+    """The event is visible to all: its writes still answer 403 to an outsider organizer."""
+    event = world["theirs"]["event"]
+    event.is_private = False
+    event.save(update_fields=["is_private"])
+    pairing = their_round.pairings.get()
+    client = client_for(world["mine"]["organizer"])
+    api = "/api/v1"
+    calls = [
+        (f"{api}/rounds/{their_round.pk}/confirm/", {}),
+        (f"{api}/events/{event.pk}/rounds/", {}),
+        (f"{api}/tables/{pairing.pk}/results/", {"first_dealer": 0, "deals": [{}]}),
+    ]
+    for url, body in calls:
+        response = client.post(url, body, content_type="application/json")
+        assert response.status_code in (403, 404), (url, response.status_code)
+    their_round.refresh_from_db()
+    assert their_round.status == Round.Status.DRAFT
+    assert event.rounds.count() == 1 and not pairing.results.exists()
