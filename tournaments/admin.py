@@ -59,6 +59,20 @@ def organized_players(request: HttpRequest) -> QuerySet[Player]:
     )
 
 
+def _other_events(request: HttpRequest) -> QuerySet[Event]:
+    return Event.objects.exclude(pk__in=organized_events(request).values("pk"))
+
+
+def _others_players(request: HttpRequest) -> QuerySet[Player]:
+    """Players who also play in an event the request's user does not organize (shared ones: an
+    import finds a person again within a meet); such a player or unit is read-only to them."""
+    others = _other_events(request)
+    return Player.objects.filter(
+        Q(pk__in=Registration.objects.filter(event__in=others).values("player"))
+        | Q(pk__in=TeamMember.objects.filter(event__in=others).values("player"))
+    )
+
+
 def _players_in_any_event() -> QuerySet[Player]:
     return Player.objects.filter(
         Q(pk__in=Registration.objects.values("player"))
@@ -492,17 +506,15 @@ class UnitAdmin(ScopedAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # A unit another event also uses (an import names units by name) is read-only: renaming
         # it would change the other event's pages too.
-        if obj is not None and not _is_superuser(request):
-            events = organized_events(request)
-            others = Event.objects.exclude(pk__in=events.values("pk"))
-            if (
-                Team.objects.filter(unit=obj, event__in=others).exists()
-                or Membership.objects.filter(
-                    unit=obj,
-                    player__in=Registration.objects.filter(event__in=others).values("player"),
-                ).exists()
-            ):
-                return False
+        if (
+            obj is not None
+            and not _is_superuser(request)
+            and (
+                Team.objects.filter(unit=obj, event__in=_other_events(request)).exists()
+                or Membership.objects.filter(unit=obj, player__in=_others_players(request)).exists()
+            )
+        ):
+            return False
         return super().has_change_permission(request, obj)
 
 
@@ -547,6 +559,16 @@ class ScopedPlayerAdmin(ScopedAdmin, PlayerAdmin):
         if not _is_superuser(request) and obj is not None:
             fields.append("user")
         return fields
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A player another event shares is read-only: a rename or a bot switch reaches its tables.
+        if (
+            obj is not None
+            and not _is_superuser(request)
+            and _others_players(request).filter(pk=obj.pk).exists()
+        ):
+            return False
+        return super().has_change_permission(request, obj)
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any

@@ -303,3 +303,20 @@ def test_a_public_events_writes_refuse_another_events_organizer(
     their_round.refresh_from_db()
     assert their_round.status == Round.Status.DRAFT
     assert event.rounds.count() == 1 and not pairing.results.exists()
+
+
+def test_a_player_another_event_shares_is_read_only_for_an_organizer(
+    world: dict[str, Any],
+) -> None:
+    """A person found again by an import plays in both events: one event's organizer must not
+    rename them, nor make them a bot at the other event's tables."""
+    shared = world["theirs"]["player"]
+    Registration.objects.create(event=world["mine"]["event"], player=shared)
+    client = client_for(world["mine"]["organizer"])
+    assert client.get(change_url(shared)).status_code == 200  # seen, read-only
+    data = {"name": "改名", "is_bot": "on", "bot_kind": ""}
+    assert client.post(change_url(shared), data).status_code == 403
+    shared.refresh_from_db()
+    assert shared.name != "改名" and not shared.is_bot
+    own = world["mine"]["player"]
+    assert client.post(change_url(own), {**data, "is_bot": ""}).status_code == 302
