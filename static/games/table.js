@@ -64,6 +64,15 @@
     return el;
   }
 
+  // card codes inside a sentence (the server's explanations, 进贡 lines) read as cards: 2♠, 大怪
+  var CARD_TOKEN = /(^|[^\w])(10|[2-9JQKA])([SHDC])(?![\w])|(^|[^\w])([BS])J(?![\w])/g;
+  function prettyCards(text) {
+    return String(text || "").replace(CARD_TOKEN, function (_m, pre, rank, suit, pre2, joker) {
+      if (joker) return pre2 + (joker === "B" ? T.bigJoker : T.smallJoker);
+      return pre + rank + SUITS[suit];
+    });
+  }
+
   function cardsRow(text) {
     var row = document.createElement("span");
     row.className = "cards";
@@ -322,7 +331,7 @@
 
   function setMessage(text, kind) {
     var el = $("message");
-    el.textContent = text || "";
+    el.textContent = prettyCards(text);
     el.className = "message" + (kind ? " " + kind : "");
   }
 
@@ -338,7 +347,7 @@
       text = fmt(T.waitingFor, { name: d.awaiting.map(seatName).join(", ") });
     } else if (myReturn()) {
       var t = (d.tributes || []).filter(function (x) { return x.receiver === mySeat; })[0];
-      text = fmt(T.returnPrompt, { name: t ? seatName(t.payer) : "", card: t && t.card ? t.card : "" });
+      text = fmt(T.returnPrompt, { name: t ? seatName(t.payer) : "", card: t && t.card ? prettyCards(t.card) : "" });
     } else if (d.phase === "return") {
       text = fmt(T.waitingReturn, { names: d.awaiting.map(seatName).join(", ") });
     } else if (myTurn()) {
@@ -509,7 +518,7 @@
       var line = fmt(T.tributeLine, { payer: seatName(t.payer), receiver: seatName(t.receiver) });
       if (t.card) line += " " + t.card;
       if (t.returned) line += " · " + T.returned + (t["return"] ? " " + t["return"] : "");
-      return line;
+      return prettyCards(line);
     });
   }
 

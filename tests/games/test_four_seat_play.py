@@ -216,3 +216,67 @@ def test_practice_of_an_unknown_game_is_refused_with_a_message() -> None:
     assert response.status_code == 400
     assert "mahjong" in response.content.decode() and "xiaoluzi" in response.content.decode()
     assert not Table.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_push_shows_each_viewer_only_what_the_rules_let_them_see(game: str) -> None:
+    """Over a whole deal, each seat (小路子's bystanders included), a logged-in spectator and an
+    anonymous one get every change over their WebSocket, scanned for hidden cards."""
+    from asgiref.sync import async_to_sync
+    from channels.db import database_sync_to_async
+    from django.core.cache import cache
+
+    from games.apis import action_as_text
+    from tests.games.test_realtime import next_state, session_cookie, socket
+
+    cache.clear()
+    table, _clients = four_people(game)
+    services.match_start(table=table, seed=99, deals_per_match=1)
+    users = {s.seat: s.player.user for s in table.seats.select_related("player__user")}
+    viewers: dict[str, tuple[int | None, bytes]] = {
+        f"seat{seat}": (seat, session_cookie(user)) for seat, user in users.items()
+    }
+    viewers["watcher"] = (None, session_cookie(UserFactory()))
+    viewers["anonymous"] = (None, b"")
+    rng = random.Random(3)
+
+    def act_once() -> bool:
+        state = selectors.table_state(table=table)
+        if state["match"]["status"] != "playing":
+            return False
+        if state["deal"]["phase"] == "over":
+            match = Match.objects.get(table=table)
+            services.deal_start(match_id=match.pk, number=match.current_deal + 1)
+            return True
+        seat = state["deal"]["awaiting"][0]
+        mine = selectors.table_state(table=table, seat=seat)
+        kind, cards = action_as_text(table, seat, choose(mine, rng))
+        services.seat_act(table=table, seat=seat, kind=kind, cards=cards, seq=mine["seq"])
+        return True
+
+    async def run() -> int:
+        comms = {}
+        for name, (seat, cookie) in viewers.items():
+            comm = socket(table, cookie)
+            connected, _code = await comm.connect()
+            assert connected, name
+            first = await next_state(comm)
+            await database_sync_to_async(assert_no_leak)(first, table, seat)
+            comms[name] = comm
+        pushes = 0
+        for _ in range(600):
+            if not await database_sync_to_async(act_once)():
+                break
+            for name, (seat, _cookie) in viewers.items():
+                pushed = await next_state(comms[name], timeout=2.0)
+                await database_sync_to_async(assert_no_leak)(pushed, table, seat)
+                assert (pushed["you"] or {}).get("seat") == seat
+                pushes += 1
+        else:
+            raise AssertionError("the match did not end")
+        for comm in comms.values():
+            await comm.disconnect()
+        return pushes
+
+    assert async_to_sync(run)() > 50
