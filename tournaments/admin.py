@@ -528,6 +528,20 @@ class MembershipAdmin(ScopedAdmin):
     def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(player__in=organized_players(request))
 
+    def _shared(self, request: HttpRequest, obj: Any) -> bool:
+        # A shared player's employee number is how an import finds them for the other event.
+        return (
+            obj is not None
+            and not _is_superuser(request)
+            and _others_players(request).filter(pk=obj.player_id).exists()
+        )
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not self._shared(request, obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not self._shared(request, obj) and super().has_delete_permission(request, obj)
+
 
 class OrganizerPlayerForm(forms.ModelForm):
     """A new player as an organizer enters one: in one of their events, without an account."""

@@ -320,3 +320,23 @@ def test_a_player_another_event_shares_is_read_only_for_an_organizer(
     assert shared.name != "改名" and not shared.is_bot
     own = world["mine"]["player"]
     assert client.post(change_url(own), {**data, "is_bot": ""}).status_code == 302
+
+
+def test_a_shared_players_membership_is_read_only_for_an_organizer(
+    world: dict[str, Any],
+) -> None:
+    """The employee number is how an import finds the person again for the other event."""
+    membership = world["theirs"]["membership"]
+    Registration.objects.create(event=world["mine"]["event"], player=membership.player)
+    client = client_for(world["mine"]["organizer"])
+    assert client.get(change_url(membership)).status_code == 200  # seen, read-only
+    data = {
+        "player": membership.player_id,
+        "unit": world["mine"]["unit"].pk,
+        "employee_number": "X",
+    }
+    assert client.post(change_url(membership), data).status_code == 403
+    delete = reverse("admin:tournaments_membership_delete", args=[membership.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    membership.refresh_from_db()
+    assert membership.employee_number == "E-theirs" and membership.unit == world["theirs"]["unit"]
