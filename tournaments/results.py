@@ -425,7 +425,8 @@ def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
 
 def _enterable(pairing: Pairing, user: Any, *, lock: bool = False) -> Pairing:
     """The pairing, read again, if ``user`` may enter its result now; else raises."""
-    # of=self: the teams are an outer join (individual events have none), which PostgreSQL cannot lock
+    # of=self: the teams are an outer join (individual events have none), which PostgreSQL
+    # cannot lock
     rows = Pairing.objects.select_for_update(of=("self",)) if lock else Pairing.objects.all()
     pairing = rows.select_related("round__event", "table", "team_a", "team_b").get(pk=pairing.pk)
     event = pairing.round.event
