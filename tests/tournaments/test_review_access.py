@@ -340,3 +340,21 @@ def test_a_shared_players_membership_is_read_only_for_an_organizer(
     assert client.post(delete, {"post": "yes"}).status_code == 403
     membership.refresh_from_db()
     assert membership.employee_number == "E-theirs" and membership.unit == world["theirs"]["unit"]
+
+
+@pytest.mark.parametrize(
+    ("app", "model"),
+    [
+        ("tournaments", "event"),
+        ("tournaments", "unit"),
+        ("tournaments", "meet"),
+        ("games", "player"),
+    ],
+)
+def test_every_scoped_list_opens_with_its_filters(
+    world: dict[str, Any], app: str, model: str
+) -> None:
+    client = client_for(world["mine"]["organizer"])
+    page = client.get(reverse(f"admin:{app}_{model}_changelist")).content.decode()
+    assert world["theirs"]["event"].name not in page
+    assert world["theirs"]["event"].meet.name not in page
