@@ -78,14 +78,19 @@ class StateSerializer(serializers.Serializer[Any]):
     )
     deal = serializers.DictField(
         allow_null=True,
-        help_text="the current deal's public view: phase, dealer, level, turn, awaiting, counts, "
-        "trick, last_trick, finish, tributes, result",
+        help_text="the current deal's public view, as the table's game writes it: phase, turn, "
+        "awaiting, counts, trick, last_trick, moves (actions so far), result (null until the "
+        "deal ends) and the game's own (大怪路子: dealer, level, tributes; 小路子: answers, mode, "
+        "declarer, counter, bystanders; 上海斗地主: marked, bids, landlord, kitty (the landlord "
+        "only), landlord_hand (摊打), declared, bombs, bomb_limits)",
     )
     seq = serializers.IntegerField(help_text="actions so far in the current deal; send it back")
     deal_number = serializers.IntegerField()
     deadline = serializers.DateTimeField(allow_null=True, help_text="when the turn times out")
     you = serializers.DictField(
-        allow_null=True, help_text="only for the seated player: seat, hand, legal actions"
+        allow_null=True,
+        help_text="only for the seated player: seat, hand, legal actions (each may be sent back "
+        "as it is, with seq) and whatever else the game shows that seat alone",
     )
 
 

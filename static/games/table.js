@@ -489,10 +489,13 @@
         return limit === null ? null : seatName(seat) + " " + fmt(T.bombsLeft, { n: Math.max(0, limit - d.bombs[seat]) });
       }).filter(Boolean);
       if (limits.length) factRow(box, T.bombLimit, limits.join(" · "));
+      // the factors as they stand (the engine's Factors: the highest bid so far while bidding)
       factRow(box, T.factors, ddzFactors(d.result ? d.result.factors : {
-        bid: d.bid, huangfan: d.huangfan, head_bid: d.head_bid, open_hand: d.open_hand,
-        marked_joker: d.marked && (d.marked.card === "BJ" || d.marked.card === "SJ") && d.landlord === d.marked.seat,
-        reported: (d.declared || []).length, fight: d.fight,
+        bid: d.landlord !== null && d.landlord !== undefined ? d.bid : d.highest,
+        huangfan: d.huangfan, head_bid: d.head_bid, open_hand: d.open_hand,
+        marked_joker: !!d.marked && (d.marked.card === "BJ" || d.marked.card === "SJ"),
+        reported: d.fight !== null && d.fight !== undefined ? (d.declared || []).length : 0,
+        fight: d.declared && d.declared.length ? d.fight : null,
       })).id = "fact-factors";
     }
     if (d && game === "xiaoluzi") {
