@@ -280,3 +280,21 @@ def test_every_push_shows_each_viewer_only_what_the_rules_let_them_see(game: str
         return pushes
 
     assert async_to_sync(run)() > 50
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_page_of_four_names_its_game_and_draws_four_seats(game: str) -> None:
+    table, clients = four_people(game)
+    services.match_start(table=table, seed=8, deals_per_match=1)
+    page = clients[2].get(reverse("games:table", args=[table.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert html.count('class="seat pos-') == 4 and f'data-game="{game}"' in html
+    assert '"seatCount": 4' in html and f'"game": "{game}"' in html
+    assert 'id="choices"' in html and 'id="facts"' in html
+    watcher = Client()
+    watcher.force_login(UserFactory())
+    spectator = watcher.get(reverse("games:table", args=[table.pk]))
+    assert spectator.status_code == 200  # a table of no event is public
+    assert 'id="hand"' not in spectator.content.decode()
+    assert 'class="seat pos-' in spectator.content.decode()
