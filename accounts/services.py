@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from accounts.models import LoginCode
 from config.exceptions import ApplicationError, NotAllowedError
 from games.models import Player
-from tournaments.models import Registration, Team
+from tournaments.models import Event, Registration, Team
 
 logger = logging.getLogger(__name__)
 
@@ -184,13 +185,33 @@ def team_login_codes_issue(*, team: Team, issued_by: AbstractBaseUser) -> list[I
     """
     if not can_issue_codes(user=issued_by, team=team):
         raise NotAllowedError(_("Only an organizer of this event can issue login codes."))
+    members = team.members.select_related("player__user").order_by("order")
+    return _codes_issue(event_id=team.event_id, players=[m.player for m in members], by=issued_by)
+
+
+@transaction.atomic
+def players_login_codes_issue(
+    *, event: Event, players: Sequence[Player], issued_by: AbstractBaseUser
+) -> list[IssuedCode]:
+    """Issue a one-time login code to each of ``players`` (an individual event's) and return
+    them in that order; as :func:`team_login_codes_issue`, for players of ``event``."""
+    allowed = getattr(issued_by, "is_superuser", False) or (
+        issued_by.is_authenticated and event.organizers.filter(pk=issued_by.pk).exists()
+    )
+    if not allowed:
+        raise NotAllowedError(_("Only an organizer of this event can issue login codes."))
+    return _codes_issue(event_id=event.pk, players=players, by=issued_by)
+
+
+def _codes_issue(
+    *, event_id: int, players: Sequence[Player], by: AbstractBaseUser
+) -> list[IssuedCode]:
     User = get_user_model()
     issued = []
     registered = set(
-        Registration.objects.filter(event_id=team.event_id).values_list("player_id", flat=True)
+        Registration.objects.filter(event_id=event_id).values_list("player_id", flat=True)
     )
-    for member in team.members.select_related("player__user").order_by("order"):
-        player = member.player
+    for player in players:
         if player.is_bot:
             continue
         user = player.user
@@ -222,6 +243,6 @@ def team_login_codes_issue(*, team: Team, issued_by: AbstractBaseUser) -> list[I
             player.save(update_fields=["user"])
         # A new code replaces the player's earlier ones: a sheet handed out before stops working.
         LoginCode.objects.filter(user=user, used_at__isnull=True).delete()
-        code = login_code_issue(user=user, issued_by=issued_by)
+        code = login_code_issue(user=user, issued_by=by)
         issued.append(IssuedCode(player=player, username=user.get_username(), code=code))
     return issued

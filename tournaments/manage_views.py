@@ -512,6 +512,58 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+def _player_codes(request: HttpRequest, event: Event, scope: str) -> HttpResponse:
+    """The code sheet of an individual event: a card per registered player (or per player seated
+    in one round, by table)."""
+    round = None
+    tables: dict[int, int] = {}
+    if scope == "event":
+        players = [r.player for r in event.registrations.select_related("player__user")]
+        players = naturally(players, lambda player: player.name)
+    else:
+        round_id = _posted_id(request, "scope")
+        if round_id is None:
+            return _bad_form(request, _("Choose the whole event or one of its rounds ('scope')."))
+        round = get_object_or_404(event.rounds, pk=round_id)
+        entries = (
+            RoundEntry.objects.filter(round=round, pairing__isnull=False, player__isnull=False)
+            .select_related("player__user", "pairing")
+            .order_by("pairing__number", "pk")
+        )
+        players = [entry.player for entry in entries]
+        tables = {entry.player_id: entry.pairing.number for entry in entries if entry.pairing}
+    link = request.build_absolute_uri(reverse("accounts:code_login"))
+    cards = []
+    with transaction.atomic():
+        for issued in accounts_services.players_login_codes_issue(
+            event=event, players=players, issued_by=request.user
+        ):
+            url = f"{link}?code={issued.code}" if issued.code else ""
+            cards.append(
+                {
+                    "team": None,
+                    "table": tables.get(issued.player.pk),
+                    "issued": issued,
+                    "link": url,
+                    "qr": qr_svg(url) if url else "",
+                }
+            )
+    response = render(
+        request,
+        "tournaments/manage/login_codes_sheet.html",
+        {
+            "event": event,
+            "round": round,
+            "cards": cards,
+            "refused": [c for c in cards if c["issued"].refused],
+            "login_url": link,
+            "is_organizer": True,
+        },
+    )
+    response["Cache-Control"] = "no-store"  # the codes are shown once
+    return response
+
+
 def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
     """One printable sheet of login codes for a whole event or one round's tables: a card per
     player with the code and a QR code of the login link. Issuing (POST) replaces the players'
@@ -525,6 +577,8 @@ def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
             {"event": event, "rounds": rounds, "is_organizer": True},
         )
     scope = request.POST.get("scope", "event")
+    if event.is_individual:
+        return _player_codes(request, event, scope)
     round = None
     tables: dict[int, int] = {}
     if scope == "event":

@@ -194,3 +194,29 @@ def test_simulate_event_runs_an_individual_event_through_celery(game: str) -> No
 def test_simulate_event_refuses_an_unknown_game() -> None:
     code, _out, err = _run("simulate_event", "--game", "chess", "--json")
     assert code == 2 and "chess" in err
+
+
+@pytest.mark.django_db
+def test_an_individual_events_code_sheet_gives_each_registered_player_a_code() -> None:
+    from accounts.services import login_code_redeem
+    from tests.games.factories import UserFactory
+
+    event, people = _event("xiaoluzi", 5)
+    organizer = UserFactory()
+    services.event_organizer_add(event=event, user=organizer)
+    client = Client()
+    client.force_login(organizer)
+    response = client.post(f"/events/{event.pk}/manage/codes/", {"scope": "event"})
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    page = response.content.decode()
+    for player in people:
+        player.refresh_from_db()
+        assert player.name in page and player.user is not None
+    code = page.split('<p class="code">')[1].split("<")[0].strip()
+    assert login_code_redeem(code=code).player in people
+    stranger = UserFactory()
+    client.force_login(stranger)
+    assert client.post(f"/events/{event.pk}/manage/codes/", {"scope": "event"}).status_code in (
+        403,
+        404,
+    )
