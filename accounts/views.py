@@ -15,12 +15,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services
 from accounts.forms import CodeForm
 from config.exceptions import ApplicationError
+from engine.registry import registered_games
 from tournaments.models import Event, Team
 
 
@@ -120,8 +122,22 @@ def me(request: HttpRequest) -> HttpResponse:
             "teams": selectors.organizer_teams(user=user),
             "events": _organized_events(user)[:20],
             "display_name": _display_name(user),
+            "games": _practice_games(),
         },
     )
+
+
+def _practice_games() -> list[tuple[str, str]]:
+    """Every registered game, for the practice table's choice: (key, "name (you and N bots)")."""
+    english = get_language() == "en"
+    return [
+        (
+            game.key,
+            _("%(game)s (you and %(bots)d bots)")
+            % {"game": game.name_en if english else game.name_zh, "bots": game.seat_count - 1},
+        )
+        for game in registered_games()
+    ]
 
 
 @login_required
