@@ -62,6 +62,15 @@ def test_my_page_needs_a_login_and_shows_the_current_table(client: Client) -> No
     page = client.get(reverse("accounts:me"))
     assert page.status_code == 200
     assert 'id="practice"' in page.content.decode()
+    # every registered game can be practised, named in the page's language
+    body = page.content.decode()
+    for key, name in (
+        ("daguai", "大怪路子"),
+        ("xiaoluzi", "小路子"),
+        ("shanghai_doudizhu", "上海斗地主"),
+    ):
+        assert f'value="{key}"' in body and name in body
+    assert "机器人" in body
 
 
 def test_team_codes_page_for_the_organizer_only(client: Client) -> None:
