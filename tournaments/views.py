@@ -171,6 +171,11 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "kind": kind,
             "kinds": standings_kinds(event),
+            "figure_names": [
+                f.label_en if get_language() == "en" else f.label_zh
+                for f in get_game(event.game).figure_specs
+                if f.holder == "seat"
+            ],
             "table": table,
             "tie_breaks": event.tie_break_labels(),
             "refresh_seconds": 30,
