@@ -39,3 +39,13 @@ def _test_settings(settings: Any) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Each test gets the channel layer anew: a Redis layer refuses to receive from two event
+    loops at once, and a test's event loop (a WebSocket test, a live server) ends with it."""
+    yield
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()

@@ -56,7 +56,14 @@ def live_asgi(transactional_db: Any, settings: Any) -> Iterator[str]:
     )
     port = _free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=2,  # open WebSockets must not keep the server alive
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -70,6 +77,14 @@ def live_asgi(transactional_db: Any, settings: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+        if thread.is_alive():  # a loaded machine: stop now rather than leak a running server
+            server.force_exit = True
+            thread.join(10)
+        # The server's event loop used the process's channel layer; later tests get a fresh one
+        # (a Redis layer refuses to receive from two event loops at once).
+        from channels.layers import channel_layers
+
+        channel_layers.backends.clear()
 
 
 @pytest.fixture
