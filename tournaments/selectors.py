@@ -279,7 +279,9 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
             byes[player] += 1
         for player in Registration.objects.filter(event=event).values_list("player_id", flat=True):
             team_of.setdefault(player, None)  # type: ignore[arg-type]
-    totals = PlayerTotal.objects.filter(event=event, player__in=list(team_of))
+    totals = PlayerTotal.objects.filter(event=event)
+    if event.is_individual:  # the registered players: a bot that filled a seat is not ranked
+        totals = totals.filter(player__registrations__event=event)
     figures = [
         PlayerFigures(
             player,
