@@ -343,39 +343,39 @@ def player_standings(
     ...                                                 PlayerFigures(2, None, 3, 2, 5.0)])]
     [(1, 2), (2, 1)]
     """
-    rows = [
-        PlayerStanding(
-            rank=0,
-            player=f.player,
-            team=f.team,
-            points=f.points,
-            deals=f.deals,
-            average_place=round(f.places / f.deals, 2) if f.deals else None,
-            tributes_paid=f.tributes_paid,
-            tributes_received=f.tributes_received,
-            figures=dict(f.figures),
-            byes=f.byes,
-        )
-        for f in figures
-    ]
 
-    def key(row: PlayerStanding) -> tuple[float, ...]:
-        place = row.average_place if row.average_place is not None else 99.0
+    def key(f: PlayerFigures) -> tuple[float, ...]:
+        place = round(f.places / f.deals, 2) if f.deals else 99.0
         game = tuple(
-            -row.figures.get(name, 0) if higher else row.figures.get(name, 0)
+            -f.figures.get(name, 0) if higher else f.figures.get(name, 0)
             for name, higher in figure_order
         )
-        return (-row.points, *game, place, -row.deals)
+        return (-f.points, *game, place, -f.deals)
 
-    rows.sort(key=key)
+    # Each row is built once, with its rank: standings of thousands of players are read on every
+    # page view of a running event.
+    keyed = sorted(((key(f), f) for f in figures), key=lambda pair: pair[0])
     out: list[PlayerStanding] = []
-    for i, row in enumerate(rows):
-        if out and key(out[-1]) == key(row):
-            rank, tied = out[-1].rank, True
-            out[-1] = replace(out[-1], tied=True)
-        else:
-            rank, tied = i + 1, False
-        out.append(replace(row, rank=rank, tied=tied))
+    rank = 0
+    for i, (k, f) in enumerate(keyed):
+        tied = (i > 0 and keyed[i - 1][0] == k) or (i + 1 < len(keyed) and keyed[i + 1][0] == k)
+        if i == 0 or keyed[i - 1][0] != k:
+            rank = i + 1
+        out.append(
+            PlayerStanding(
+                rank=rank,
+                player=f.player,
+                team=f.team,
+                points=f.points,
+                deals=f.deals,
+                average_place=round(f.places / f.deals, 2) if f.deals else None,
+                tributes_paid=f.tributes_paid,
+                tributes_received=f.tributes_received,
+                tied=tied,
+                figures=dict(f.figures),
+                byes=f.byes,
+            )
+        )
     return out
 
 
