@@ -27,3 +27,26 @@ def table_viewable(*, table_id: int, user: Any, seated: bool = False) -> bool:
     if seated or getattr(user, "is_superuser", False):
         return True
     return all(rule(table_id, user) is not False for rule in _rules)
+
+
+#: A deal rule: ``(deal) -> False`` to keep a finished deal's hands hidden, ``None`` when it has
+#: nothing to say. Tournaments registers one for duplicate rounds (deal k of a duplicate round stays
+#: hidden until every table of the round has finished deal k).
+DealRule = Callable[[Any], "bool | None"]
+
+_deal_rules: list[DealRule] = []
+
+
+def deal_rule_register(rule: DealRule) -> None:
+    """Add a rule that may keep a finished deal's hands hidden (registered once, in ``ready()``)."""
+    if rule not in _deal_rules:
+        _deal_rules.append(rule)
+
+
+def deal_public(deal: Any) -> bool:
+    """Whether every hand of ``deal`` (a ``games.models.Deal``) may be shown to anyone: the deal is
+    finished (or aborted) and no registered rule keeps it hidden. Replays, records and deal lists
+    ask this; live tables show their own views as before."""
+    if deal.status not in ("finished", "aborted"):
+        return False
+    return all(rule(deal) is not False for rule in _deal_rules)
