@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from games.models import Match, Player, Table
 from tournaments.models import Team
 
 
-def player_of_user(*, user: AbstractBaseUser | AnonymousUser) -> Player | None:
+def player_of_user(*, user: User | AnonymousUser) -> Player | None:
     """Return the user's player, or None (anonymous users and users who never played)."""
     if not user.is_authenticated:
         return None
     return Player.objects.filter(user=user).first()
 
 
-def user_tables(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Table]:
+def user_tables(*, user: User | AnonymousUser) -> QuerySet[Table]:
     """Return the tables the user sits at, newest first."""
     player = player_of_user(user=user)
     if player is None:
@@ -24,13 +24,13 @@ def user_tables(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Table]:
     return Table.objects.filter(seats__player=player).order_by("-created_at", "-id")
 
 
-def user_current_table(*, user: AbstractBaseUser | AnonymousUser) -> Table | None:
+def user_current_table(*, user: User | AnonymousUser) -> Table | None:
     """Return the table where the user's match is going on (the newest), or None."""
     live = [Match.Status.PENDING, Match.Status.PLAYING]
     return user_tables(user=user).filter(matches__status__in=live).distinct().first()
 
 
-def organizer_teams(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Team]:
+def organizer_teams(*, user: User | AnonymousUser) -> QuerySet[Team]:
     """Return the teams of the events the user organizes (all teams for a superuser)."""
     if not user.is_authenticated:
         return Team.objects.none()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
@@ -54,8 +54,8 @@ def _digest(code: str) -> str:
 @transaction.atomic
 def login_code_issue(
     *,
-    user: AbstractBaseUser,
-    issued_by: AbstractBaseUser | None = None,
+    user: User,
+    issued_by: User | None = None,
     valid_for: timedelta = CODE_VALID_FOR,
 ) -> str:
     """Create a one-time login code for ``user`` and return it in plain text (shown only once).
@@ -76,7 +76,7 @@ def login_code_issue(
     return code_format(code)
 
 
-def _privileged(user: AbstractBaseUser) -> bool:
+def _privileged(user: User) -> bool:
     return bool(getattr(user, "is_staff", False) or getattr(user, "is_superuser", False))
 
 
@@ -111,7 +111,7 @@ def _failure_add(key: str) -> None:
 
 
 @transaction.atomic
-def login_code_redeem(*, code: str, client: str = "") -> AbstractBaseUser:
+def login_code_redeem(*, code: str, client: str = "") -> User:
     """Use ``code`` once and return its user.
 
     Raises ApplicationError for an unknown, used or expired code, and when the address ``client``
@@ -168,7 +168,7 @@ def _username_for(player: Player) -> str:
     return username
 
 
-def can_issue_codes(*, user: AbstractBaseUser, team: Team) -> bool:
+def can_issue_codes(*, user: User, team: Team) -> bool:
     """Whether ``user`` may issue login codes to ``team``: a superuser or one of its organizers."""
     if getattr(user, "is_superuser", False):
         return True
@@ -176,7 +176,7 @@ def can_issue_codes(*, user: AbstractBaseUser, team: Team) -> bool:
 
 
 @transaction.atomic
-def team_login_codes_issue(*, team: Team, issued_by: AbstractBaseUser) -> list[IssuedCode]:
+def team_login_codes_issue(*, team: Team, issued_by: User) -> list[IssuedCode]:
     """Issue a one-time login code to each player of ``team`` and return them, in team order.
 
     A player without an account gets one (a username ``player<id>`` and no password: they log in
@@ -191,7 +191,7 @@ def team_login_codes_issue(*, team: Team, issued_by: AbstractBaseUser) -> list[I
 
 @transaction.atomic
 def players_login_codes_issue(
-    *, event: Event, players: Sequence[Player], issued_by: AbstractBaseUser
+    *, event: Event, players: Sequence[Player], issued_by: User
 ) -> list[IssuedCode]:
     """Issue a one-time login code to each of ``players`` (an individual event's) and return
     them in that order; as :func:`team_login_codes_issue`, for players of ``event``."""
@@ -203,9 +203,7 @@ def players_login_codes_issue(
     return _codes_issue(event_id=event.pk, players=players, by=issued_by)
 
 
-def _codes_issue(
-    *, event_id: int, players: Sequence[Player], by: AbstractBaseUser
-) -> list[IssuedCode]:
+def _codes_issue(*, event_id: int, players: Sequence[Player], by: User) -> list[IssuedCode]:
     User = get_user_model()
     issued = []
     registered = set(

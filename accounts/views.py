@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services
 from accounts.forms import CodeForm
+from config.auth import acting_user
 from config.exceptions import ApplicationError
 from engine.registry import registered_games
 from tournaments.models import Event, Team
@@ -145,11 +146,11 @@ def _practice_games() -> list[tuple[str, str]]:
 def team_codes(request: HttpRequest, team_id: int) -> HttpResponse:
     """An organizer issues one-time login codes to a team's players (POST), shown only once."""
     team = get_object_or_404(Team.objects.select_related("event"), pk=team_id)
-    if not services.can_issue_codes(user=request.user, team=team):
+    if not services.can_issue_codes(user=acting_user(request), team=team):
         raise PermissionDenied(_("Only an organizer of this event can issue login codes."))
     issued: list[services.IssuedCode] = []
     if request.method == "POST":
-        issued = services.team_login_codes_issue(team=team, issued_by=request.user)
+        issued = services.team_login_codes_issue(team=team, issued_by=acting_user(request))
     link = request.build_absolute_uri(reverse("accounts:code_login"))
     rows = [{"issued": i, "link": f"{link}?code={i.code}"} for i in issued]
     response = render(request, "accounts/team_codes.html", {"team": team, "rows": rows})

@@ -7,6 +7,8 @@ from typing import Any
 
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -20,7 +22,7 @@ class LoginThrottleBackend(AxesStandaloneBackend):
     Every web login (``/accounts/login/``, ``/admin/login/``) passes its request.
     """
 
-    def authenticate(  # type: ignore[override]
+    def authenticate(
         self,
         request: HttpRequest | None,
         username: str | None = None,
@@ -44,3 +46,12 @@ def lockout_response(
         {"failure_limit": settings.AXES_FAILURE_LIMIT, "minutes": minutes},
         status=429,
     )
+
+
+def acting_user(request: HttpRequest) -> User:
+    """The logged-in user of a request behind ``login_required`` (typed for services that record
+    who acted). An anonymous request here is refused; the decorator sends it to login first."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied("Log in first.")
+    return user

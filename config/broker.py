@@ -122,7 +122,7 @@ class Channel(virtual.Channel):
                     raise Empty()
                 # The one statement that claims it: another consumer may have taken it first.
                 if db.execute("DELETE FROM luzi_message WHERE id = ?", (row[0],)).rowcount == 1:
-                    return json.loads(row[1])  # type: ignore[no-any-return]
+                    return json.loads(row[1])
 
     def _size(self, queue: str) -> int:
         with self._lock:
@@ -151,11 +151,11 @@ class Transport(virtual.Transport):
 
     Channel = Channel
     can_parse_url = True  # the whole URL reaches the channel, which reads the path from it
-    default_port = 0
+    default_port = 0  # type: ignore[assignment]  # kombu types it None
     driver_type = "sqlite"
     driver_name = "sqlite3"
-    connection_errors = (*virtual.Transport.connection_errors, sqlite3.OperationalError)
-    channel_errors = (*virtual.Transport.channel_errors, sqlite3.DatabaseError)
+    connection_errors = (*virtual.Transport.connection_errors, sqlite3.OperationalError)  # type: ignore[assignment]
+    channel_errors = (*virtual.Transport.channel_errors, sqlite3.DatabaseError)  # type: ignore[assignment]
 
     def driver_version(self) -> str:
         return sqlite3.sqlite_version

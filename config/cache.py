@@ -32,6 +32,11 @@ _UNAVAILABLE = (RedisConnectionError, RedisTimeoutError)
 
 
 class SharedRedisCache(RedisCache):
+    # set by RedisCache.__init__ (not in django-stubs)
+    _servers: list[str]
+    _options: dict[str, Any]
+    _class: Any
+
     @cached_property
     def _cache(self) -> Any:
         key = (os.getpid(), tuple(self._servers), repr(sorted(self._options.items())))

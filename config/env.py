@@ -100,7 +100,7 @@ def parse_database_url(url: str, *, conn_max_age: int = 0, pool_size: int = 0) -
     """
     parts = urlsplit(url.strip())
     scheme = parts.scheme.lower()
-    options = dict(parse_qsl(parts.query))
+    options: dict[str, Any] = dict(parse_qsl(parts.query))
     if scheme in _SQLITE_SCHEMES:
         # sqlite:///relative/path, sqlite:////absolute/path, sqlite:///:memory:
         path = unquote(parts.path)

@@ -29,7 +29,7 @@ from rest_framework.views import exception_handler
 class ApplicationError(Exception):
     """A user error: bad input or a request the current state refuses (HTTP 400)."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
 
     def __init__(self, message: str, *, extra: dict[str, Any] | None = None) -> None:
         super().__init__(message)

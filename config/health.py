@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import connections
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
-from kombu import Connection
+from kombu.connection import Connection
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -19,7 +20,7 @@ class JSONParser(parsers.JSONParser):
         self,
         stream: Any,
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 from datetime import timedelta
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from kombu import Exchange, Queue
+from kombu.entity import Exchange, Queue
 
 from config.env import BASE_DIR, DEV_SECRET_KEY, VAR_DIR, Env, parse_int
 
@@ -114,7 +115,7 @@ _TRUSTED_PROXY_COUNT = parse_int(
 )
 if _TRUSTED_PROXY_COUNT:
     AXES_IPWARE_PROXY_COUNT = _TRUSTED_PROXY_COUNT
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+    AXES_IPWARE_META_PRECEDENCE_ORDER: tuple[str, ...] = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
 else:
     AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 
@@ -263,7 +264,10 @@ if _CACHE_URL:
     # leave the session alive in another's.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
-    _LOCAL_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "luzi"}
+    _LOCAL_CACHE: dict[str, Any] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "luzi",
+    }
     CACHES = {"default": _LOCAL_CACHE, "presence": _LOCAL_CACHE, "strict": _LOCAL_CACHE}
 if _CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {

@@ -30,8 +30,14 @@ class TableSeatInline(admin.TabularInline):
 class MatchInline(admin.TabularInline):
     model = Match
     extra = 0
-    fields = ["status", "current_deal", "deals_per_match", "points", "side_points", "winner"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "status",
+        "current_deal",
+        "deals_per_match",
+        "points",
+        "side_points",
+        "winner",
+    )
     show_change_link = True
     can_delete = False
 
@@ -50,8 +56,14 @@ class TableAdmin(admin.ModelAdmin):
 class DealInline(admin.TabularInline):
     model = Deal
     extra = 0
-    fields = ["number", "status", "dealer_seat", "level_rank", "points", "side_points"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "status",
+        "dealer_seat",
+        "level_rank",
+        "points",
+        "side_points",
+    )
     show_change_link = True
     can_delete = False
 
@@ -62,8 +74,7 @@ class DealInline(admin.TabularInline):
 class FigureStepInline(admin.TabularInline):
     model = FigureStep
     extra = 0
-    fields = ["deal_number", "figures"]
-    readonly_fields = fields
+    fields = readonly_fields = ("deal_number", "figures")
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -87,8 +98,7 @@ class ActionInline(admin.TabularInline):
 
     model = Action
     extra = 0
-    fields = ["seq", "seat", "kind", "cards", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("seq", "seat", "kind", "cards", "created_at")
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -136,12 +136,12 @@ def _rebuild(match: Match, deal: Deal | None) -> MatchState:
     rows = Action.objects.filter(deal__match=match, deal__number__lte=match.current_deal)
     if deal is not None:
         rows = rows.exclude(deal__number=deal.number, seq__gt=deal.seq)
-    rows = rows.order_by("deal__number", "seq").values_list(
+    values = rows.order_by("deal__number", "seq").values_list(
         "deal__number", "seq", "seat", "kind", "cards", "system", "extra"
     )
     by_deal: dict[int, list[GameAction]] = {}
     try:
-        for number, _seq, seat, kind, cards, system, extra in rows:
+        for number, _seq, seat, kind, cards, system, extra in values:
             by_deal.setdefault(number, []).append(_action(game, seat, kind, cards, system, extra))
         for number in range(1, match.current_deal + 1):
             engine.start_deal()

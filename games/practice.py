@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -18,7 +18,7 @@ PRACTICE_BOTS = 5  # at a table of six (大怪路子)
 PRACTICE_BOT_KIND = "heuristic"
 
 
-def user_player_ensure(*, user: AbstractUser) -> Player:
+def user_player_ensure(*, user: User) -> Player:
     """Return the user's player, creating it (named after the user) when they have none."""
     player = Player.objects.filter(user=user).first()
     if player is not None:
@@ -60,7 +60,7 @@ def practice_game(key: str | None) -> str:
 @transaction.atomic
 def practice_table_open(
     *,
-    user: AbstractUser,
+    user: User,
     game: str = DEFAULT_GAME,
     deals_per_match: int = 3,
     seed: int | None = None,

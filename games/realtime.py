@@ -122,7 +122,7 @@ def _read(
     return None if state is None else _message(state)
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class TableConsumer(AsyncJsonWebsocketConsumer):
     """One browser watching (or playing at) one table."""
 
     table_id: int

@@ -12,7 +12,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -24,14 +24,14 @@ from engine.errors import EngineError
 from engine.game import Game, GameAction, MatchState
 from engine.registry import DEFAULT_GAME, get_game
 from games import engine_state, events, presence, selectors
-from games.models import Action, Deal, FigureStep, Match, Player, Table, TableSeat
+from games.models import Action, Deal, FigureStep, Match, Player, Table, TableMode, TableSeat
 
 
 @transaction.atomic
 def player_create(
     *,
     name: str,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     is_bot: bool = False,
     bot_kind: str = "",
 ) -> Player:
@@ -56,7 +56,7 @@ def table_create(
     *,
     name: str,
     players: Sequence[Player],
-    mode: Table.Mode = Table.Mode.ONLINE,
+    mode: TableMode = TableMode.ONLINE,
     game: str = DEFAULT_GAME,
 ) -> Table:
     """Create a table of ``game`` with ``players`` in seats 0, 1, ... (play order) and return it.

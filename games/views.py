@@ -13,6 +13,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.auth import acting_user
 from config.exceptions import ApplicationError
 from games import engine_state, selectors
 from games.access import table_viewable
@@ -234,7 +235,7 @@ def practice(request: HttpRequest) -> HttpResponse:
     """Open (or go back to) the user's practice table of the game chosen (form field ``game``,
     大怪路子 when absent): the user and bots. An unknown game: 400 with a message."""
     try:
-        table = practice_table_open(user=request.user, game=request.POST.get("game", ""))
+        table = practice_table_open(user=acting_user(request), game=request.POST.get("game", ""))
     except ApplicationError as exc:
         return HttpResponseBadRequest(str(exc.message), content_type="text/plain; charset=utf-8")
     return redirect("games:table", pk=table.pk)

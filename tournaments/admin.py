@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from config.auth import acting_user
 from games.admin import PlayerAdmin
 from games.models import Player
 from tournaments.admin_forms import EventForm, event_form_for
@@ -44,7 +45,7 @@ def organized_events(request: HttpRequest) -> QuerySet[Event]:
     """Return the events the request's user may manage in the admin."""
     if _is_superuser(request):
         return Event.objects.all()
-    return Event.objects.filter(organizers=request.user)
+    return Event.objects.filter(organizers=acting_user(request))
 
 
 def organized_players(request: HttpRequest) -> QuerySet[Player]:
@@ -292,8 +293,7 @@ class RoundInline(admin.TabularInline):
 
     model = Round
     extra = 0
-    fields = ["number", "status"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "status")
     show_change_link = True
     can_delete = False
 
@@ -369,8 +369,7 @@ class TeamAdmin(EventScopedAdmin):
 class PairingInline(admin.TabularInline):
     model = Pairing
     extra = 0
-    fields = ["number", "team_a", "team_b", "table"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "team_a", "team_b", "table")
     show_change_link = True
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -380,8 +379,7 @@ class PairingInline(admin.TabularInline):
 class RoundEntryInline(admin.TabularInline):
     model = RoundEntry
     extra = 0
-    fields = ["team", "pairing"]
-    readonly_fields = fields
+    fields = readonly_fields = ("team", "pairing")
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -391,8 +389,7 @@ class RoundEntryInline(admin.TabularInline):
 class RoundLogInline(admin.TabularInline):
     model = RoundLog
     extra = 0
-    fields = ["at", "user", "action", "detail"]
-    readonly_fields = fields
+    fields = readonly_fields = ("at", "user", "action", "detail")
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -590,7 +587,9 @@ class ScopedPlayerAdmin(ScopedAdmin, PlayerAdmin):
         if obj is None and not _is_superuser(request):
             kwargs["form"] = OrganizerPlayerForm
             form = super().get_form(request, obj, change, **kwargs)
-            form.base_fields["event"].queryset = organized_events(request)
+            event_field = form.base_fields["event"]
+            assert isinstance(event_field, forms.ModelChoiceField)
+            event_field.queryset = organized_events(request)
             return form
         return super().get_form(request, obj, change, **kwargs)
 

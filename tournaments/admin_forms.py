@@ -72,7 +72,7 @@ class EventForm(forms.ModelForm):
                 field.initial = options.get(spec.name, spec.default)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         order = [
             data.get(f"tie_break_{i}")
             for i in range(1, len(TieBreak) + 1)
@@ -110,7 +110,7 @@ class EventForm(forms.ModelForm):
                     self.add_error(form_field, error)
             if not errors.error_dict:
                 return
-        super()._update_errors(errors)
+        super()._update_errors(errors)  # type: ignore[misc]  # ModelForm's, not in django-stubs
 
 
 def _option_field(spec: OptionSpec, chinese: bool) -> forms.Field:

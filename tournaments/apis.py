@@ -139,7 +139,7 @@ class RoundDetailOutput(RoundOutput):
 
     @extend_schema_field(TableOutput(many=True))
     def get_tables(self, round: Round) -> list[dict[str, Any]]:
-        return TableOutput(round_tables(round=round), many=True).data
+        return list(TableOutput(round_tables(round=round), many=True).data)
 
     @extend_schema_field(serializers.ListField(child=serializers.DictField()))
     def get_byes(self, round: Round) -> list[dict[str, Any]]:
@@ -374,9 +374,10 @@ class EventImportApi(APIView):
         upload = request.FILES.get("file")
         if upload is None:
             raise ApplicationError(_("Send the file in the multipart field 'file'."))
-        if upload.size > 5 * 1024 * 1024:
+        if (upload.size or 0) > 5 * 1024 * 1024:
             raise ApplicationError(_("The file is larger than 5 MB."))
-        create_units = str(request.data.get("create_units", "true")).lower() in ("1", "true")
+        data: Any = request.data
+        create_units = str(data.get("create_units", "true")).lower() in ("1", "true")
         content = upload.read()
         if str(request.query_params.get("dry_run", "")).lower() in ("1", "true"):
             plan = services.event_import_plan(
@@ -385,7 +386,7 @@ class EventImportApi(APIView):
             return Response(_plan_json(plan), status=200 if plan.ok else 400)
         plan = services.event_import(
             event=event,
-            filename=upload.name,
+            filename=upload.name or "",
             content=content,
             user=user,
             create_units=create_units,

@@ -191,7 +191,7 @@ def _text(cell: object) -> str:
     return str(cell).strip()
 
 
-def _read_csv(content: bytes, gettext: Gettext) -> list[list[str]]:
+def _read_csv(content: bytes, gettext: Gettext) -> list[list[object]]:
     for encoding in ("utf-8-sig", "gb18030"):
         try:
             text = content.decode(encoding)
@@ -203,13 +203,13 @@ def _read_csv(content: bytes, gettext: Gettext) -> list[list[str]]:
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
-        dialect = csv.excel  # type: ignore[assignment]
+        dialect = csv.excel
     reader = csv.reader(io.StringIO(text), dialect)
-    rows: list[list[str]] = []
+    rows: list[list[object]] = []
     filled = 0
     try:
         for row in reader:
-            rows.append(row)
+            rows.append(list[object](row))
             filled += any(cell.strip() for cell in row)
             if filled > MAX_ROWS + 1:  # the header and MAX_ROWS players: stop reading
                 raise _too_many_rows(gettext)

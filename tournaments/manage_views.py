@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services as accounts_services
+from config.auth import acting_user
 from config.converters import MAX_ID
 from config.exceptions import ApplicationError
 from config.health import check_broker, stall_seconds, stalled_tables
@@ -52,7 +53,7 @@ MAX_UPLOAD = 5 * 1024 * 1024
 
 def _organized(request: HttpRequest, pk: int) -> Event:
     event = get_object_or_404(Event.objects.select_related("meet"), pk=pk)
-    if not services.event_is_organizer(event=event, user=request.user):
+    if not services.event_is_organizer(event=event, user=acting_user(request)):
         raise PermissionDenied(_("Only the event's organizers may manage it."))
     return event
 
@@ -171,7 +172,7 @@ def _seat_states(tables: list[Pairing]) -> dict[int, list[dict[str, Any]]]:
 @require_POST
 def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     event = _organized(request, pk)
-    user = request.user
+    user = acting_user(request)
     if action == "pair":
         _attempt(
             request,
@@ -238,7 +239,7 @@ def _tables_edit(request: HttpRequest, event: Event, round: Round) -> None:
     _attempt(
         request,
         lambda: services.round_pairings_set(
-            round=round, tables=tables, modes=modes, user=request.user
+            round=round, tables=tables, modes=modes, user=acting_user(request)
         ),
         _("Tables saved."),
     )
@@ -262,7 +263,7 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
                 event=event,
                 filename=stored["filename"],
                 content=content,
-                user=request.user,
+                user=acting_user(request),
                 create_units=create_units,
             )
         except ApplicationError as error:
@@ -280,13 +281,16 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
         create_units = request.POST.get("create_units") == "1"
         if upload is None:
             messages.error(request, _("Choose a .csv or .xlsx file."))
-        elif upload.size > MAX_UPLOAD:
+        elif (upload.size or 0) > MAX_UPLOAD:
             messages.error(request, _("The file is larger than 5 MB."))
         else:
             content = upload.read()
             try:
                 plan = services.event_import_plan(
-                    event=event, filename=upload.name, content=content, create_units=create_units
+                    event=event,
+                    filename=upload.name or "",
+                    content=content,
+                    create_units=create_units,
                 )
             except ApplicationError as error:
                 messages.error(request, error.message)
@@ -437,7 +441,7 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
                     first_dealer = int(request.POST.get("first_dealer", ""))
                 if action == "preview":
                     preview = results_services.result_preview(
-                        pairing=p, user=request.user, first_dealer=first_dealer, deals=deals
+                        pairing=p, user=acting_user(request), first_dealer=first_dealer, deals=deals
                     )
                     if own:
                         carried: dict[str, Any] = {"deals": deals}
@@ -448,7 +452,7 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
                         sheet = _deals_text(deals)
                 else:
                     results_services.result_submit(
-                        pairing=p, user=request.user, first_dealer=first_dealer, deals=deals
+                        pairing=p, user=acting_user(request), first_dealer=first_dealer, deals=deals
                     )
             except ValueError:
                 messages.error(request, _("The first dealer and every pick are seats from 0 to 5."))
@@ -467,7 +471,7 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
                 done = _attempt(
                     request,
                     lambda: results_services.result_confirm(
-                        submission=submission, user=request.user
+                        submission=submission, user=acting_user(request)
                     ),
                     _("Confirmed: the standings are updated."),
                 )
@@ -476,7 +480,7 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
                     request,
                     lambda: results_services.result_reject(
                         submission=submission,
-                        user=request.user,
+                        user=acting_user(request),
                         reason=request.POST.get("reason", ""),
                     ),
                     _("Rejected: the referee enters it again."),
@@ -530,13 +534,17 @@ def _player_codes(request: HttpRequest, event: Event, scope: str) -> HttpRespons
             .select_related("player__user", "pairing")
             .order_by("pairing__number", "pk")
         )
-        players = [entry.player for entry in entries]
-        tables = {entry.player_id: entry.pairing.number for entry in entries if entry.pairing}
+        players = [entry.player for entry in entries if entry.player is not None]
+        tables = {
+            entry.player_id: entry.pairing.number
+            for entry in entries
+            if entry.pairing and entry.player_id is not None
+        }
     link = request.build_absolute_uri(reverse("accounts:code_login"))
-    cards = []
+    cards: list[dict[str, Any]] = []
     with transaction.atomic():
         for issued in accounts_services.players_login_codes_issue(
-            event=event, players=players, issued_by=request.user
+            event=event, players=players, issued_by=acting_user(request)
         ):
             url = f"{link}?code={issued.code}" if issued.code else ""
             cards.append(
@@ -544,6 +552,7 @@ def _player_codes(request: HttpRequest, event: Event, scope: str) -> HttpRespons
                     "team": None,
                     "table": tables.get(issued.player.pk),
                     "issued": issued,
+                    "refused": issued.refused,
                     "link": url,
                     "qr": qr_svg(url) if url else "",
                 }
@@ -555,7 +564,7 @@ def _player_codes(request: HttpRequest, event: Event, scope: str) -> HttpRespons
             "event": event,
             "round": round,
             "cards": cards,
-            "refused": [c for c in cards if c["issued"].refused],
+            "refused": [c for c in cards if c["refused"]],
             "login_url": link,
             "is_organizer": True,
         },
@@ -591,17 +600,21 @@ def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
         entries = RoundEntry.objects.filter(round=round, pairing__isnull=False).select_related(
             "team", "pairing"
         )
-        teams = [entry.team for entry in entries]
-        tables = {entry.team_id: entry.pairing.number for entry in entries if entry.pairing}
+        teams = [entry.team for entry in entries if entry.team is not None]
+        tables = {
+            entry.team_id: entry.pairing.number
+            for entry in entries
+            if entry.pairing and entry.team_id is not None
+        }
     teams = naturally(teams, lambda team: team.name)
     if round is not None:
         teams.sort(key=lambda team: tables.get(team.pk, 0))
     link = request.build_absolute_uri(reverse("accounts:code_login"))
-    cards = []
+    cards: list[dict[str, Any]] = []
     with transaction.atomic():
         for team in teams:
             for issued in accounts_services.team_login_codes_issue(
-                team=team, issued_by=request.user
+                team=team, issued_by=acting_user(request)
             ):
                 url = f"{link}?code={issued.code}" if issued.code else ""
                 cards.append(
@@ -609,6 +622,7 @@ def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
                         "team": team,
                         "table": tables.get(team.pk),
                         "issued": issued,
+                        "refused": issued.refused,
                         "link": url,
                         "qr": qr_svg(url) if url else "",
                     }
@@ -620,7 +634,7 @@ def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "round": round,
             "cards": cards,
-            "refused": [c for c in cards if c["issued"].refused],
+            "refused": [c for c in cards if c["refused"]],
             "login_url": link,
             "is_organizer": True,
         },

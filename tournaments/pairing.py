@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 
 __all__ = [
     "Draw",

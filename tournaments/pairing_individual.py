@@ -27,6 +27,7 @@ __all__ = [
     "EXACT_MAX_PLAYERS",
     "REPAIR_TABLES",
     "Fill",
+    "PairingError",
     "IndividualDraw",
     "PairingPlayer",
     "SeatedTable",

@@ -249,6 +249,7 @@ def seats_preview_of(pairing: Pairing, match: Match) -> SeatsPreview:
 def preview_of(pairing: Pairing, match: Match) -> ResultPreview | SeatsPreview:
     if pairing.team_a_id is None or not get_game(match.game).fixed_sides:
         return seats_preview_of(pairing, match)
+    assert pairing.team_a is not None and pairing.team_b is not None
     names = {"A": pairing.team_a.name, "B": pairing.team_b.name}
     people = {
         s.seat: PreviewSeat(s.seat, s.player.name, names["A" if s.seat % 2 == 0 else "B"])

@@ -187,11 +187,11 @@ def _simulation_event(*, game: str, teams: int, players: int, deals: int, seed: 
     unit = units[0]
     for t in range(1, teams + 1):
         kind = "heuristic" if (seed + t) % 4 else "random"
-        players = [
+        members = [
             games_services.player_create(name=f"机器人{t}-{m}", is_bot=True, bot_kind=kind)
             for m in range(1, 4)
         ]
-        services.team_create(event=event, name=f"机器人队{t}", players=players, unit=unit)
+        services.team_create(event=event, name=f"机器人队{t}", players=members, unit=unit)
     return event
 
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from engine.registry import get_game
+
+if TYPE_CHECKING:
+    from games.models import Player
 from tournaments import standings
 from tournaments.models import (
     Event,
@@ -35,7 +39,7 @@ from tournaments.standings import (
 )
 
 
-def events_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Event]:
+def events_visible_to(user: User | AnonymousUser) -> QuerySet[Event]:
     """Return the events ``user`` may look at: public ones, plus private ones they organize."""
     events = Event.objects.all()
     if getattr(user, "is_superuser", False):
@@ -45,7 +49,7 @@ def events_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Event]
     return events.filter(is_private=False)
 
 
-def table_rule(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> bool | None:
+def table_rule(table_id: int, user: User | AnonymousUser | None) -> bool | None:
     """The tournaments' say on who sees a table of one of its rounds (see games.access).
 
     A draft round's tables are its organizers' alone; a private event's tables are seen by its
@@ -75,7 +79,7 @@ def table_rule(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> 
     )
 
 
-def meets_for_home(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Meet]:
+def meets_for_home(user: User | AnonymousUser) -> QuerySet[Meet]:
     """Return meets with at least one visible event, each with its visible events and their
     counts."""
     visible = events_visible_to(user)
@@ -177,7 +181,7 @@ def _event_team_figures(
     The sums (and byes, and units) come summed by the database, one row per team; opponents'
     points come from the list of meetings (two ids a match), which Python adds up faster than
     the database joins it back to the sums."""
-    params = {
+    params: dict[str, Any] = {
         "event": event.pk,
         "finished": PairingTally.Status.FINISHED.value,
         "pending": PairingTally.Status.PENDING.value,
@@ -340,7 +344,7 @@ def _player_units(event: Event) -> dict[int, int | None]:
 def meet_unit_standings(
     *,
     meet: Meet,
-    user: AbstractBaseUser | AnonymousUser | None = None,
+    user: User | AnonymousUser | None = None,
     finished_only: bool = False,
 ) -> list[MeetStanding]:
     """Return the meet's unit leaderboard: placement points over its (visible) events; with
@@ -516,6 +520,7 @@ def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
             "tied": r.tied,
         }
         for r in rows_u
+        if isinstance(r, UnitStanding)
     ]
 
 
@@ -536,7 +541,7 @@ def round_tables(*, round: Round) -> QuerySet[Pairing]:
     )
 
 
-def round_byes(*, round: Round) -> QuerySet[Team] | list[object]:
+def round_byes(*, round: Round) -> list[Team] | list[Player]:
     """Return the teams (or, in an individual event, the players) with a bye in ``round``."""
     if round.event.is_individual:
         from games.models import Player
@@ -546,7 +551,9 @@ def round_byes(*, round: Round) -> QuerySet[Team] | list[object]:
                 round_entries__round=round, round_entries__pairing__isnull=True
             ).order_by("name")
         )
-    return Team.objects.filter(round_entries__round=round, round_entries__pairing__isnull=True)
+    return list(
+        Team.objects.filter(round_entries__round=round, round_entries__pairing__isnull=True)
+    )
 
 
 #: How long computed standings are reused at most; any new result makes them old at once (the

@@ -8,11 +8,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.contrib.auth.models import (
-    AbstractBaseUser,
-    AbstractUser,
     AnonymousUser,
     Group,
     Permission,
+    User,
 )
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -20,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
-from games.models import Player, Table
+from games.models import Player, Table, TableMode
 from games.services import player_create, table_create
 from tournaments import importing
 from tournaments import pairing as pairing_algo
@@ -38,6 +37,7 @@ from tournaments.models import (
     Team,
     TeamMember,
     Unit,
+    UnitKind,
 )
 
 ORGANIZERS_GROUP = "organizers"
@@ -79,7 +79,7 @@ def organizer_group_ensure() -> Group:
 
 
 @transaction.atomic
-def event_organizer_add(*, event: Event, user: AbstractUser) -> None:
+def event_organizer_add(*, event: Event, user: User) -> None:
     """Make ``user`` an organizer of ``event``: staff, in the organizers' group, on the event."""
     if not user.is_staff:
         user.is_staff = True
@@ -95,7 +95,7 @@ def event_results_changed(*, event: Event) -> None:
 
 @transaction.atomic
 def unit_get_or_create(
-    *, name: str, kind: Unit.Kind = Unit.Kind.DEPARTMENT, parent: Unit | None = None
+    *, name: str, kind: UnitKind = UnitKind.DEPARTMENT, parent: Unit | None = None
 ) -> Unit:
     """Return the unit called ``name`` under ``parent``, creating it if needed."""
     name = name.strip()
@@ -173,7 +173,7 @@ def pairing_create(
     team_a: Team,
     team_b: Team,
     number: int,
-    mode: Table.Mode = Table.Mode.ONLINE,
+    mode: TableMode = TableMode.ONLINE,
 ) -> Pairing:
     """Seat ``team_a`` (seats 0, 2, 4) against ``team_b`` (seats 1, 3, 5) at a new table of
     ``round``.
@@ -218,7 +218,7 @@ def pairing_create(
 # --- Organizers -----------------------------------------------------------------------------------
 
 
-def event_is_organizer(*, event: Event, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def event_is_organizer(*, event: Event, user: User | AnonymousUser | None) -> bool:
     """Return whether ``user`` may manage ``event`` (a superuser or one of its organizers)."""
     if user is None or not user.is_authenticated:
         return False
@@ -227,7 +227,7 @@ def event_is_organizer(*, event: Event, user: AbstractBaseUser | AnonymousUser |
     return event.organizers.filter(pk=user.pk).exists()
 
 
-def event_organizer_require(*, event: Event, user: AbstractBaseUser | AnonymousUser | None) -> None:
+def event_organizer_require(*, event: Event, user: User | AnonymousUser | None) -> None:
     """Raise NotAllowedError unless ``user`` organizes ``event``; ``None`` is the system itself
     (management commands, Celery), which may."""
     if user is None:
@@ -238,9 +238,7 @@ def event_organizer_require(*, event: Event, user: AbstractBaseUser | AnonymousU
         )
 
 
-def round_log_add(
-    round: Round, user: AbstractBaseUser | None, action: str, detail: str = ""
-) -> None:
+def round_log_add(round: Round, user: User | None, action: str, detail: str = "") -> None:
     """Write who did what to a round (``user`` None: the system)."""
     RoundLog.objects.create(
         round=round,
@@ -283,7 +281,7 @@ def _pairing_history(event: Event) -> tuple[dict[int, set[int]], dict[int, int],
     return opponents, byes, side_a
 
 
-def _previous_round_settle(event: Event, user: AbstractBaseUser | None) -> None:
+def _previous_round_settle(event: Event, user: User | None) -> None:
     """Refuse a new round while the last one is unplayed; complete it first if all its tables
     finished."""
     last = event.rounds.order_by("-number").first()
@@ -350,9 +348,7 @@ def _round_fill(
 
 
 @transaction.atomic
-def round_create_paired(
-    *, event: Event, user: AbstractBaseUser | None = None, confirm: bool = False
-) -> Round:
+def round_create_paired(*, event: Event, user: User | None = None, confirm: bool = False) -> Round:
     """Create the event's next round, paired by the event's format, with its tables seated.
 
     Swiss (by standing, no rematch while avoidable, units kept apart where possible, a bye for an
@@ -398,9 +394,7 @@ def round_create_paired(
     return round
 
 
-def _individual_round_create(
-    *, event: Event, user: AbstractBaseUser | None, confirm: bool
-) -> Round:
+def _individual_round_create(*, event: Event, user: User | None, confirm: bool) -> Round:
     """An individual event's next round: Swiss into tables of the game's size (or an empty
     draft for a manual event)."""
     from tournaments import individual
@@ -431,7 +425,7 @@ def round_pairings_set(
     *,
     round: Round,
     tables: Sequence[tuple[int, int]],
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     modes: Sequence[str] | None = None,
 ) -> Round:
     """Replace a draft round's tables by ``tables`` (pairs of team ids: seats 0/2/4 first).
@@ -486,7 +480,7 @@ def round_pairings_set(
 
 
 @transaction.atomic
-def round_confirm(*, round: Round, user: AbstractBaseUser | None = None) -> Round:
+def round_confirm(*, round: Round, user: User | None = None) -> Round:
     """Confirm a draft round's tables (draft → confirmed); raise ConflictError otherwise."""
     round = _round_locked(round)
     event_organizer_require(event=round.event, user=user)
@@ -505,9 +499,7 @@ def round_confirm(*, round: Round, user: AbstractBaseUser | None = None) -> Roun
 
 
 @transaction.atomic
-def round_start(
-    *, round: Round, user: AbstractBaseUser | None = None, start_matches: bool = True
-) -> Round:
+def round_start(*, round: Round, user: User | None = None, start_matches: bool = True) -> Round:
     """Start a confirmed round (confirmed → running; the event becomes running).
 
     With ``start_matches`` each online table without a match gets one through games' services
@@ -549,7 +541,7 @@ def round_start(
 
 @transaction.atomic
 def round_complete(
-    *, round: Round, user: AbstractBaseUser | None = None, force: bool = False, reason: str = ""
+    *, round: Round, user: User | None = None, force: bool = False, reason: str = ""
 ) -> Round:
     """Complete a running round once every table's match has finished (running → completed).
 
@@ -629,7 +621,7 @@ def event_import(
     event: Event,
     filename: str,
     content: bytes,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     create_units: bool = True,
 ) -> importing.ImportPlan:
     """Import players and teams from a CSV or XLSX file into ``event`` and return the plan done.
@@ -699,9 +691,7 @@ def event_import(
 
 
 @transaction.atomic
-def team_withdraw(
-    *, team: Team, user: AbstractBaseUser | None = None, withdrawn: bool = True
-) -> Team:
+def team_withdraw(*, team: Team, user: User | None = None, withdrawn: bool = True) -> Team:
     """Withdraw a team from later rounds (a no-show), or bring it back with ``withdrawn=False``.
     Its results so far stay in the standings."""
     team = Team.objects.select_for_update().select_related("event").get(pk=team.pk)

@@ -251,7 +251,7 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
     names: dict[int, dict[str, str]] = {}
     for p in pairings:
         tally = getattr(p, "tally", None)
-        if tally is not None and tally.match_id:
+        if tally is not None and tally.match_id and p.team_a and p.team_b:
             names[tally.match_id] = {"A": p.team_a.name, "B": p.team_b.name}
     seats = {
         (table_id, seat): name
@@ -274,7 +274,9 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
         }
         if result.get("outcome") == "escape":
             seat = result.get("seat")
-            escaper = seats.get((deal.match.table_id, seat), str(seat))
+            escaper = seats.get(
+                (deal.match.table_id, seat if isinstance(seat, int) else -1), str(seat)
+            )
             side = "A" if isinstance(seat, int) and seat % 2 == 0 else "B"
             note["text"] = _(
                 "%(player)s (%(team)s) escaped (逃跑): the match ended there, and an escape "
@@ -295,7 +297,9 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
         notes.setdefault(deal.match_id, []).append(note)
     for match in Match.objects.filter(pk__in=match_ids, left_seat__isnull=False):
         team_names = names.get(match.pk, {"A": "A", "B": "B"})
-        side = "A" if match.left_seat % 2 == 0 else "B"
+        left = match.left_seat
+        assert left is not None  # filtered above
+        side = "A" if left % 2 == 0 else "B"
         played = notes.get(match.pk, [])
         points_a = (match.side_points or {}).get("A", 0) - sum(n["points_a"] for n in played)
         points_b = (match.side_points or {}).get("B", 0) - sum(n["points_b"] for n in played)
@@ -303,7 +307,7 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
             "%(player)s (%(team)s) left the table between deals: the match ended there, and "
             "leaving costs the team %(points)s points, as an escape does."
         ) % {
-            "player": seats.get((match.table_id, match.left_seat), str(match.left_seat)),
+            "player": seats.get((match.table_id, left), str(left)),
             "team": team_names[side],
             "points": abs(points_a if side == "A" else points_b),
         }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
@@ -42,7 +42,9 @@ class Command(BaseCommand):
             ) from None
         if options["timeout"] <= 0:
             raise CommandError(_("--timeout must be more than 0 seconds."), returncode=2)
-        bar = ProgressBar(f"{round.event.name} · round {round.number}", stream=self.stderr._out)
+        bar = ProgressBar(
+            f"{round.event.name} · round {round.number}", stream=cast(TextIO, self.stderr._out)
+        )
         try:
             run = round_run(
                 round=round, bots=options["bots"], timeout=options["timeout"], progress=bar.update

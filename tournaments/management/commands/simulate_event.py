@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
@@ -43,7 +43,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["teams"] < 2:
             raise CommandError(_("--teams must be at least 2."), returncode=2)
-        bar = ProgressBar("simulate_event", stream=self.stderr._out)
+        bar = ProgressBar("simulate_event", stream=cast(TextIO, self.stderr._out))
         try:
             summary = event_simulate(
                 game=options["game"],
