@@ -146,10 +146,11 @@ def test_a_kind_serves_only_the_part_of_the_version_it_was_built_from() -> None:
     kinds = (state_cache.SEATS, state_cache.ENGINE, state_cache.FIGURES, state_cache.PAGE)
     for kind in kinds:
         cache.put(kind, match.pk, version, kind.name)
-    moved = {
+    assert version.updated is not None and version.deal_id is not None
+    moved: dict[str, dict[str, Any]] = {
         "an action": {"seq": version.seq + 1},
         "a saved match row": {"updated": version.updated + timedelta(seconds=1)},
-        "a new deal": {"deal": 2, "deal_id": version.deal_id + 1, "seq": 0},  # type: ignore[operator]
+        "a new deal": {"deal": 2, "deal_id": version.deal_id + 1, "seq": 0},
         "a deadline": {"deadline": timezone.now()},
         "a renamed table": {"table": (table.pk, "别的", table.mode, table.status)},
         "a leaver": {"left": 3},
