@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import datetime
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.models import Deal, Match, Table
 
@@ -48,9 +48,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
-    """What names one committed state of a match at its table (see :func:`version_of`)."""
+class Version(NamedTuple):
+    """What names one committed state of a match at its table (see :func:`version_of`); a
+    named tuple, as it is made for every read of a table and every action."""
 
     match: int
     seed: int

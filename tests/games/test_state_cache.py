@@ -4,7 +4,6 @@ cache is bounded; two matches that got the same row id never share an entry."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from operator import attrgetter
 from typing import Any
@@ -158,7 +157,7 @@ def test_a_kind_serves_only_the_part_of_the_version_it_was_built_from() -> None:
         "another match with the id": {"seed": version.seed + 1},
     }
     served = {
-        change: {k.name for k in kinds if cache.get(k, match.pk, replace(version, **fields))}
+        change: {k.name for k in kinds if cache.get(k, match.pk, version._replace(**fields))}
         for change, fields in moved.items()
     }
     assert served == {
