@@ -2,31 +2,26 @@
 
 The database is the truth: a match's engine state is replayed from its rows (the match seed and
 options, each deal's actions in order). Replaying a match is a few milliseconds, so each process
-keeps the states it built in a small cache keyed by a token that names exactly the committed
-state it holds (the match's seed and creation time, the current deal number and its number of
-actions, the match status, a seat that left). Actions are append-only, so a token names one
-state; a process only caches what has been committed.
+keeps the states it built in its cache of table states (games.state_cache), under the version of
+the committed rows they were built from (the match's seed and creation time, the current deal
+number and its number of actions, the match status, a seat that left). Actions are append-only,
+so a version names one state; a process only caches what has been committed.
 """
 
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from engine.errors import EngineError
 from engine.game import Game, GameAction, GameOptions, MatchState
 from engine.registry import get_game
 from games.models import Action, Deal, Match, Table
+from games.state_cache import ENGINE, Version, cache, version_of
 
 __all__ = ["Token", "engine_match", "forget", "game_of", "remember", "rules_of", "token_of"]
 
-Token = tuple[object, ...]
-
-_CACHE_SIZE = 512
-_cache: OrderedDict[int, tuple[Token, MatchState]] = OrderedDict()
-_lock = threading.Lock()
+Token = Version
 
 
 class StateError(RuntimeError):
@@ -47,16 +42,9 @@ def rules_of(match: Match) -> GameOptions:
 
 
 def token_of(match: Match, deal: Deal | None) -> Token:
-    """What names the committed state of ``match`` whose current deal row is ``deal``."""
-    # the seed and creation time tell apart two matches that got the same id (a reused row id)
-    return (
-        match.seed,
-        match.created_at,
-        match.current_deal,
-        deal.seq if deal is not None else 0,
-        match.status,
-        match.left_seat,
-    )
+    """What names the committed state of ``match`` whose current deal row is ``deal`` (its
+    version: the engine's state depends on its ``play`` part)."""
+    return version_of(match, deal)
 
 
 #: The fields of an action's JSON that have columns of their own in the log.
@@ -93,9 +81,8 @@ def engine_match(match: Match, deal: Deal | None) -> MatchState:
     back with :func:`remember` after the change has been committed.
     """
     token = token_of(match, deal)
-    with _lock:
-        hit = _cache.pop(match.pk, None)
-    if hit is not None and hit[0] == token:
+    hit = cache.take(ENGINE, match.pk)
+    if hit is not None and hit[0].play == token.play:
         return hit[1]
     if hit is not None and deal is not None:
         caught_up = _catch_up(hit[0], hit[1], token, deal, game_of(match))
@@ -112,12 +99,11 @@ def _catch_up(
     Another process (a worker, another web process) moved the deal on; the log is append-only, so
     the cached state plus the actions after its sequence number is the committed state.
     """
-    seed, created, number, seq, _status, left = old
-    if (seed, created, number, left) != (token[0], token[1], token[2], token[5]):
+    if (old.identity, old.deal, old.left) != (token.identity, token.deal, token.left):
         return None
-    if not isinstance(seq, int) or seq > deal.seq or not engine.in_deal:
+    if old.seq > deal.seq or not engine.in_deal:
         return None
-    rows = Action.objects.filter(deal=deal, seq__gt=seq, seq__lte=deal.seq).order_by("seq")
+    rows = Action.objects.filter(deal=deal, seq__gt=old.seq, seq__lte=deal.seq).order_by("seq")
     try:
         for row in rows.only("seat", "kind", "cards", "system", "extra"):
             engine.apply(to_engine(row, game))
@@ -156,17 +142,9 @@ def _rebuild(match: Match, deal: Deal | None) -> MatchState:
 
 def remember(match: Match, deal: Deal | None, engine: MatchState) -> None:
     """Keep ``engine`` as the state named by the (committed) rows ``match`` and ``deal``."""
-    with _lock:
-        _cache[match.pk] = (token_of(match, deal), engine)
-        _cache.move_to_end(match.pk)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+    cache.put(ENGINE, match.pk, token_of(match, deal), engine)
 
 
 def forget(match_id: int | None = None) -> None:
-    """Drop the cached state of one match, or of every match."""
-    with _lock:
-        if match_id is None:
-            _cache.clear()
-        else:
-            _cache.pop(match_id, None)
+    """Drop the cached engine state of one match, or of every match."""
+    cache.forget(ENGINE, match_id)

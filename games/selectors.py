@@ -1,16 +1,16 @@
 """Reads from the card room, including what a table shows each seat and each spectator.
 
 A table's state is read on every change by every WebSocket at the table and by each action's
-answer, so each process builds it once per state of the table: one query names that state (the
-match row and its current deal's version), and the public part and the people's private parts
-built for it are kept in a small cache. A private part is only ever handed to its own seat.
+answer, so each process builds it once per state of the table: one query reads that state's
+version (the match row and its current deal's), and the public part and the people's private parts
+built for it are kept in the process's cache of table states (games.state_cache) under that
+version. A private part is only ever handed to its own seat.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
@@ -21,6 +21,7 @@ from django.utils import timezone
 from engine.game import MatchState
 from games import engine_state, presence
 from games.models import Deal, Match, Table, TableSeat
+from games.state_cache import FIGURES, PAGE, SEATS, VERSIONS, cache, version_of
 
 
 def table_seats(*, table: Table) -> QuerySet[TableSeat]:
@@ -138,9 +139,6 @@ def _version_row(table_id: int) -> Match | None:
     return match
 
 
-_recent: dict[int, tuple[float, Match | None]] = {}  # table id: (when its read began, the row)
-
-
 def version_committed(match: Match, deal: Deal | None, at: float) -> None:
     """games.services: this process has just committed this state of ``match`` (``deal`` its
     current deal row), and held the match's lock at the moment ``at``; so the state serves as a
@@ -149,26 +147,18 @@ def version_committed(match: Match, deal: Deal | None, at: float) -> None:
     match.deal_seq = deal.seq if deal is not None else None  # type: ignore[attr-defined]
     match.deal_status = deal.status if deal is not None else None  # type: ignore[attr-defined]
     match.deal_deadline = deal.turn_deadline if deal is not None else None  # type: ignore[attr-defined]
-    with _cache_lock:
-        kept = _recent.get(match.table_id)
-        if kept is None or kept[0] < at:
-            _recent[match.table_id] = (at, match)
+    cache.put(VERSIONS, match.table_id, at, match, unless=lambda kept: kept >= at)
 
 
 def _recent_version_row(table_id: int, fresh_since: float | None) -> Match | None:
     if fresh_since is not None:
-        with _cache_lock:
-            hit = _recent.get(table_id)
+        hit = cache.peek(VERSIONS, table_id)
         if hit is not None and hit[0] >= fresh_since:
-            return hit[1]  # read after the moment asked for: it holds every change before it
+            match: Match | None = hit[1]  # read after the moment asked for: holds every change
+            return match
     began = time.monotonic()
     match = _version_row(table_id)
-    with _cache_lock:
-        kept = _recent.get(table_id)
-        if kept is None or kept[0] < began:
-            if len(_recent) >= _CACHE_SIZE and table_id not in _recent:
-                _recent.clear()
-            _recent[table_id] = (began, match)
+    cache.put(VERSIONS, table_id, began, match, unless=lambda kept: kept >= began)
     return match
 
 
@@ -180,43 +170,41 @@ class _Built:
     private: dict[int, dict[str, Any]]
 
 
-_CACHE_SIZE = 1024
-_built: OrderedDict[tuple[object, ...], _Built] = OrderedDict()
-_cache_lock = threading.Lock()
 _build_locks = [threading.Lock() for _ in range(64)]  # by table: one builder per table at a time
 
 
-def _key(table: Table, match: Any) -> tuple[object, ...]:
-    """What names one state of the table: every column the state shows or is rebuilt from (a
-    match row is saved, so ``updated_at`` moves, whenever its points, levels or ladder change)."""
-    return (
-        table.pk, table.name, table.mode, table.status,
-        match.pk, match.seed, match.created_at, match.updated_at, match.status,
-        match.current_deal, match.left_seat, match.turn_seconds,
-        match.deal_id, match.deal_seq, match.deal_status, match.deal_deadline,
-    )  # fmt: skip
+def _deal_row(match: Match) -> Deal | None:
+    """The current deal's version read with ``match`` by :func:`_version_row` (None before the
+    first deal): read in the same statement as the match, so consistent with it."""
+    if match.deal_id is None:  # type: ignore[attr-defined]  # the columns of _version_row
+        return None
+    return Deal(
+        pk=match.deal_id,  # type: ignore[attr-defined]
+        match_id=match.pk,
+        number=match.current_deal,
+        seq=match.deal_seq,  # type: ignore[attr-defined]
+        status=match.deal_status,  # type: ignore[attr-defined]
+        turn_deadline=match.deal_deadline,  # type: ignore[attr-defined]
+    )
 
 
 def _state(table: Table, match: Match | None, seat: int | None) -> dict[str, Any]:
     if seat is not None and seat not in range(table.seat_count):
         seat = None
     if match is None:  # no match yet: seats may still change, nothing is cached
-        return _assemble(_build(table, None, set()), seat)
-    key = _key(table, match)
-    with _cache_lock:
-        built = _built.get(key)
+        return _assemble(_build(table, None, None, set()), seat)
+    deal_row = _deal_row(match)
+    # every column the page shows or is rebuilt from (a match row is saved, so ``updated_at``
+    # moves, whenever its points, levels or ladder change)
+    version = version_of(match, deal_row, table)
+    built: _Built | None = cache.get(PAGE, match.pk, version)
     if built is None or (seat is not None and seat not in built.private):
         with _build_locks[table.pk % len(_build_locks)]:
-            with _cache_lock:
-                built = _built.get(key)
+            built = cache.get(PAGE, match.pk, version)
             if built is None or (seat is not None and seat not in built.private):
-                seats = _people_seats(table, match) | ({seat} if seat is not None else set())
-                built = _build(table, match, seats)
-                with _cache_lock:
-                    _built[key] = built
-                    _built.move_to_end(key)
-                    while len(_built) > _CACHE_SIZE:
-                        _built.popitem(last=False)
+                seats = _people_seats(match) | ({seat} if seat is not None else set())
+                built = _build(table, match, deal_row, seats)
+                cache.put(PAGE, match.pk, version, built)
     return _assemble(built, seat)
 
 
@@ -261,8 +249,11 @@ def _add_presence(state: dict[str, Any]) -> None:
     ]
 
 
-def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
-    """Build the table's state from its rows and the match's engine state."""
+def _build(
+    table: Table, match: Match | None, deal_row: Deal | None, seats_wanted: set[int]
+) -> _Built:
+    """Build the table's state from its rows (``deal_row``: the match's current deal's version)
+    and the match's engine state."""
     seats = _seat_rows(table, match)
     game = engine_state.game_of(match if match is not None else table)
     state: dict[str, Any] = {
@@ -281,17 +272,6 @@ def _build(table: Table, match: Match | None, seats_wanted: set[int]) -> _Built:
     private: dict[int, dict[str, Any]] = {}
     if match is None:
         return _Built(state, private)
-    deal_row = None
-    if match.deal_id is not None:  # type: ignore[attr-defined]  # the columns of _version_row
-        # the current deal's version, read in the same statement as the match: consistent
-        deal_row = Deal(
-            pk=match.deal_id,  # type: ignore[attr-defined]
-            match_id=match.pk,
-            number=match.current_deal,
-            seq=match.deal_seq,  # type: ignore[attr-defined]
-            status=match.deal_status,  # type: ignore[attr-defined]
-            turn_deadline=match.deal_deadline,  # type: ignore[attr-defined]
-        )
     engine: MatchState | None = None
     if table.mode == Table.Mode.ONLINE:
         engine = engine_state.engine_match(match, deal_row)
@@ -324,33 +304,33 @@ def _private_part(public: dict[str, Any], view: dict[str, Any]) -> dict[str, Any
     return {k: v for k, v in view.items() if k not in public or public[k] != v}
 
 
+def match_seats(match: Match) -> list[TableSeat]:
+    """The seats of ``match``'s table with their players, in play order: read once per match
+    and process (seats do not change during a match). Shared: read them, never change them."""
+    version = version_of(match, None)  # the seats depend on the match alone
+    seats: list[TableSeat] | None = cache.get(SEATS, match.pk, version)
+    if seats is None:
+        seats = list(
+            TableSeat.objects.filter(table_id=match.table_id)
+            .select_related("player")
+            .order_by("seat")
+        )
+        cache.put(SEATS, match.pk, version, seats)
+    return seats
+
+
 _SeatRow = tuple[int, str, bool, bool]  # seat, player's name, is a bot, has a user
-_seat_cache: OrderedDict[tuple[object, ...], list[_SeatRow]] = OrderedDict()
 
 
 def _seat_rows(table: Table, match: Match | None) -> list[_SeatRow]:
-    """The table's seats; read once per match and process (seats do not change during a match)."""
-    key = None if match is None else (table.pk, match.pk, match.seed, match.created_at)
-    if key is not None:
-        with _cache_lock:
-            rows = _seat_cache.get(key)
-        if rows is not None:
-            return rows
-    rows = [
-        (s.seat, s.player.name, s.player.is_bot, s.player.user_id is not None)
-        for s in table_seats(table=table)
-    ]
-    if key is not None:
-        with _cache_lock:
-            _seat_cache[key] = rows
-            while len(_seat_cache) > _CACHE_SIZE:
-                _seat_cache.popitem(last=False)
-    return rows
+    """The table's seats (the match's, when there is one)."""
+    seats = table_seats(table=table) if match is None else match_seats(match)
+    return [(s.seat, s.player.name, s.player.is_bot, s.player.user_id is not None) for s in seats]
 
 
-def _people_seats(table: Table, match: Match) -> set[int]:
+def _people_seats(match: Match) -> set[int]:
     """The seats held by people (with a user): their private views are built with the state."""
-    return {s for s, _name, _bot, user in _seat_rows(table, match) if user}
+    return {s.seat for s in match_seats(match) if s.player.user_id is not None}
 
 
 def _match_summary(match: Match, engine: MatchState | None) -> dict[str, Any]:
@@ -390,21 +370,14 @@ def _match_summary(match: Match, engine: MatchState | None) -> dict[str, Any]:
     }
 
 
-_ladder_cache: OrderedDict[tuple[object, ...], list[tuple[int, dict[str, Any]]]] = OrderedDict()
-
-
 def _ladder(match: Match) -> list[tuple[int, dict[str, Any]]]:
     """The match's figures after each deal (deal number, figures); read again only when the match
     row was saved (a step is written with the match)."""
-    key = (match.pk, match.seed, match.created_at, match.updated_at, match.current_deal)
-    with _cache_lock:
-        steps = _ladder_cache.get(key)
+    version = version_of(match, None)  # the ladder depends on the match row's saves
+    steps: list[tuple[int, dict[str, Any]]] | None = cache.get(FIGURES, match.pk, version)
     if steps is None:
         steps = list(
             match.figure_steps.order_by("deal_number").values_list("deal_number", "figures")
         )
-        with _cache_lock:
-            _ladder_cache[key] = steps
-            while len(_ladder_cache) > _CACHE_SIZE:
-                _ladder_cache.popitem(last=False)
+        cache.put(FIGURES, match.pk, version, steps)
     return steps

@@ -12,6 +12,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from celery import current_app
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
@@ -160,17 +161,8 @@ def _lock(match_id: int) -> _Locked:
 
 
 def _locked(match: Match, deal: Deal | None) -> _Locked:
-    key = (match.pk, match.seed, match.created_at)
-    seats = _SEATS.get(key)
-    if seats is None:  # seats do not change during a match: read them once per process
-        seats = list(TableSeat.objects.filter(table_id=match.table_id).select_related("player"))
-        if len(_SEATS) > 1024:
-            _SEATS.clear()
-        _SEATS[key] = seats
+    seats = selectors.match_seats(match)  # read once per match and process
     return _Locked(match, deal, engine_state.engine_match(match, deal), seats)
-
-
-_SEATS: dict[tuple[object, ...], list[TableSeat]] = {}
 
 
 def _bot_for(locked: _Locked, seat: int, salt: str) -> Any:
@@ -363,33 +355,41 @@ def _store_match(locked: _Locked) -> None:
     match.save(update_fields=fields)
 
 
+#: The tasks (games.tasks) the services queue, by name: the tasks call the services, and the
+#: services never import the tasks. config/settings.py routes them (CELERY_TASK_ROUTES).
+TASK_BOT_TURN = "games.bot_turn"
+TASK_BOT_DEAL = "games.bot_deal"
+TASK_TURN_TIMEOUT = "games.turn_timeout"
+TASK_DEAL_START = "games.deal_start"
+
+
+def _queue_on_commit(name: str, args: tuple[int, ...], countdown: float | None = None) -> None:
+    """Queue the task ``name`` with ``args`` once the current transaction commits (never for a
+    change that was rolled back); routed to its queue by name."""
+    options = {} if countdown is None else {"countdown": countdown}
+    transaction.on_commit(partial(current_app.send_task, name, args, **options))
+
+
 def _schedule(locked: _Locked, *, kick: bool = False) -> None:
     """Set the turn deadline and queue, on commit, what the match waits for next."""
-    from games import tasks  # tasks import services: import here, not at module level
-
     match, engine, deal_row = locked.match, locked.engine, locked.deal
     if engine.over:
         return
     match_id, number = match.pk, match.current_deal
     if not engine.in_deal:  # between deals
-        pause = match.between_deals_seconds
-        transaction.on_commit(
-            lambda: tasks.deal_start.apply_async((match_id, number + 1), countdown=pause)
-        )
+        _queue_on_commit(TASK_DEAL_START, (match_id, number + 1), match.between_deals_seconds)
         return
     assert deal_row is not None
     seq = deal_row.seq
     if _bulk(locked):
-        transaction.on_commit(lambda: tasks.bot_deal.apply_async((match_id, number)))
+        _queue_on_commit(TASK_BOT_DEAL, (match_id, number))
         return
     awaiting = engine.awaiting()
     humans = [s for s in awaiting if s not in locked.bot_seats]
     for seat in awaiting:
         if seat in locked.bot_seats:
             delay = match.bot_delay_ms / 1000
-            transaction.on_commit(
-                partial(tasks.bot_turn.apply_async, (match_id, number, seq, seat), countdown=delay)
-            )
+            _queue_on_commit(TASK_BOT_TURN, (match_id, number, seq, seat), delay)
     now = timezone.now()
     if humans:
         deadline = deal_row.turn_deadline
@@ -401,11 +401,7 @@ def _schedule(locked: _Locked, *, kick: bool = False) -> None:
         assert deal_row.turn_deadline is not None
         left = max(0.0, (deal_row.turn_deadline - now).total_seconds())
         for seat in humans:
-            transaction.on_commit(
-                partial(
-                    tasks.turn_timeout.apply_async, (match_id, number, seq, seat), countdown=left
-                )
-            )
+            _queue_on_commit(TASK_TURN_TIMEOUT, (match_id, number, seq, seat), left)
     else:
         deal_row.turn_deadline = None
     locked.deal_fields.add("turn_deadline")

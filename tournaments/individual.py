@@ -23,6 +23,8 @@ from games.services import player_create, table_create
 from tournaments import pairing_individual as algo
 from tournaments.i18n import join_list
 from tournaments.models import Event, Pairing, PairingTally, Registration, Round, RoundEntry
+from tournaments.selectors import event_player_standings
+from tournaments.tallies import event_tallies_refresh
 
 __all__ = ["individual_draw", "individual_players_ready", "individual_round_fill", "table_seat"]
 
@@ -66,9 +68,6 @@ def _history(event: Event) -> tuple[dict[int, set[int]], dict[int, list[int]], d
 
 def individual_draw(event: Event, players: Sequence[Player], number: int) -> algo.IndividualDraw:
     """Draw round ``number``: players by standing (a fixed shuffle for the first round)."""
-    from tournaments.results import event_tallies_refresh
-    from tournaments.selectors import event_player_standings
-
     mates, seats, byes = _history(event)
     units = dict(
         Registration.objects.filter(event=event)

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Player, Table, TableMode
 from games.services import player_create, table_create
-from tournaments import importing
+from tournaments import importing, individual
 from tournaments import pairing as pairing_algo
 from tournaments.i18n import join_list
 from tournaments.models import (
@@ -39,6 +39,8 @@ from tournaments.models import (
     Unit,
     UnitKind,
 )
+from tournaments.selectors import event_team_standings
+from tournaments.tallies import event_tallies_refresh, tallies_refresh
 
 ORGANIZERS_GROUP = "organizers"
 
@@ -297,8 +299,6 @@ def _previous_round_settle(event: Event, user: User | None) -> None:
 
 
 def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw:
-    from tournaments.selectors import event_team_standings
-
     opponents, byes, side_a = _pairing_history(event)
 
     def as_pairing(team: Team) -> pairing_algo.PairingTeam:
@@ -320,8 +320,6 @@ def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw
             ordered = list(teams)
             random.Random(f"luzi:{event.pk}:{number}").shuffle(ordered)
         else:
-            from tournaments.results import event_tallies_refresh
-
             # Every result counts, including a match that finished after its round was forced
             # complete.
             event_tallies_refresh(event=event, open_rounds_only=False)
@@ -397,8 +395,6 @@ def round_create_paired(*, event: Event, user: User | None = None, confirm: bool
 def _individual_round_create(*, event: Event, user: User | None, confirm: bool) -> Round:
     """An individual event's next round: Swiss into tables of the game's size (or an empty
     draft for a manual event)."""
-    from tournaments import individual
-
     if event.pairing_format == Event.PairingFormat.ROUND_ROBIN:
         raise ApplicationError(_("Round robin is for team events; use Swiss or manual."))
     players = individual.individual_players_ready(event)
@@ -549,8 +545,6 @@ def round_complete(
     logged with the unfinished tables and the ``reason`` given). Raises ConflictError naming the
     unfinished tables.
     """
-    from tournaments.results import tallies_refresh
-
     round = _round_locked(round)
     event_organizer_require(event=round.event, user=user)
     if round.status != Round.Status.RUNNING:

@@ -14,6 +14,7 @@ from engine.daguai import Record, replay
 from games import engine_state, services
 from games.models import Action, Deal, FigureStep, Match, Table, TableSeat
 from tests.games.factories import BotFactory, PlayerFactory, TableFactory
+from tests.games.queued import record_queued
 
 pytestmark = pytest.mark.django_db
 
@@ -344,30 +345,24 @@ def test_all_bot_tables_play_whole_deals_unless_given_a_think_time(
 ) -> None:
     """Simulations (no think time) play a deal per task; a think time means people watch (the
     demo), so the bots then play turn by turn at that pace."""
-    from games import tasks
-
-    queued: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
-    for name in ("bot_deal", "bot_turn", "turn_timeout", "deal_start"):
-        monkeypatch.setattr(
-            getattr(tasks, name),
-            "apply_async",
-            lambda args, name=name, **kw: queued.append((name, tuple(args), kw)),
-        )
+    sent = record_queued(monkeypatch)
     with django_capture_on_commit_callbacks(execute=True):
         match = services.match_start(table=bot_table(), seed=3, bot_delay_ms=delay_ms)
     if delay_ms == 0:
-        assert queued == [("bot_deal", (match.pk, 1), {})]
+        assert [q.short() for q in sent] == [("bot_deal", (match.pk, 1), {})]
+        assert [q.queue for q in sent] == ["bots"]
         return
     deal = engine_state.engine_match(match, match.deals.get(number=1)).deal
     assert deal is not None
-    assert queued == [
+    assert [q.short() for q in sent] == [
         ("bot_turn", (match.pk, 1, 0, seat), {"countdown": 0.3}) for seat in deal.awaiting()
     ]
-    _name, args, _kw = queued[0]
-    before = len(queued)
+    assert {q.queue for q in sent} == {"games"}
+    args = sent[0].args
+    before = len(sent)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.bot_act(match_id=args[0], number=args[1], seq=args[2], seat=args[3])
-    after = [name for name, _, _ in queued[before:]]
+    after = [q.name for q in sent[before:]]
     assert after and set(after) == {"bot_turn"}  # the next turn, never a whole deal
 
 
@@ -377,15 +372,7 @@ def test_an_all_bot_table_keeps_its_pause_between_deals(
 ) -> None:
     """No pause (simulations): the deal's task deals the next one too. A pause (bot tables
     at an event's pace): the next deal is dealt by a task that waits that long."""
-    from games import tasks
-
-    queued: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
-    for name in ("bot_deal", "deal_start"):
-        monkeypatch.setattr(
-            getattr(tasks, name),
-            "apply_async",
-            lambda args, name=name, **kw: queued.append((name, tuple(args), kw)),
-        )
+    sent = record_queued(monkeypatch)
     match = services.match_start(
         table=bot_table(), seed=12, bot_delay_ms=0, between_deals_seconds=pause
     )
@@ -395,10 +382,10 @@ def test_an_all_bot_table_keeps_its_pause_between_deals(
     assert match.status == Match.Status.PLAYING  # one deal does not end this match
     if pause == 0:
         assert match.current_deal == 2
-        assert queued == [("bot_deal", (match.pk, 2), {})]
+        assert [q.short() for q in sent] == [("bot_deal", (match.pk, 2), {})]
     else:
         assert match.current_deal == 1
-        assert queued == [("deal_start", (match.pk, 2), {"countdown": 5})]
+        assert [q.short() for q in sent] == [("deal_start", (match.pk, 2), {"countdown": 5})]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -20,6 +20,7 @@ from games import engine_state, presence, selectors, services
 from games.models import Action, Match, Table, TableSeat
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak
+from tests.games.queued import record_queued
 
 pytestmark = pytest.mark.django_db
 
@@ -289,15 +290,7 @@ def test_a_finished_players_leave_is_nothing_when_the_match_ends_with_the_deal()
 def test_at_an_autoplay_table_the_bots_play_a_persons_seat_only_while_they_are_away(
     django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games import tasks
-
-    queued: list[tuple[str, tuple[Any, ...]]] = []
-    for name in ("bot_deal", "bot_turn", "turn_timeout", "deal_start"):
-        monkeypatch.setattr(
-            getattr(tasks, name),
-            "apply_async",
-            lambda args, name=name, **kw: queued.append((name, tuple(args))),
-        )
+    sent = record_queued(monkeypatch)
     table, _users = seated_table(people=(0,))
     presence.presence(table.pk, 0, +1)  # the person has the table open
     match = services.match_start(table=table, seed=21, autoplay=True, bot_delay_ms=0)
@@ -308,10 +301,11 @@ def test_at_an_autoplay_table_the_bots_play_a_persons_seat_only_while_they_are_a
         assert services.bot_act(match_id=match.pk, number=number, seq=seq, seat=deal.awaiting()[0])
     else:
         raise AssertionError("never seat 0's turn")
-    del queued[:]
+    del sent[:]
     with django_capture_on_commit_callbacks(execute=True):
         assert not services.bot_act(match_id=match.pk, number=number, seq=seq, seat=0)
-    assert ("turn_timeout", (match.pk, number, seq, 0)) in queued  # their turn, their timer
+    # their turn, their timer
+    assert ("turn_timeout", (match.pk, number, seq, 0)) in [(q.name, q.args) for q in sent]
     assert match.deals.get(number=number).turn_deadline is not None
     presence.presence(table.pk, 0, -1)  # away: the bots take the seat over (no system play)
     assert services.seat_timeout(match_id=match.pk, number=number, seq=seq, seat=0)
@@ -319,10 +313,10 @@ def test_at_an_autoplay_table_the_bots_play_a_persons_seat_only_while_they_are_a
     assert last is not None and last.seat == 0 and not last.system
     # an all-bot deal in one go waits while a person is there, then goes turn by turn
     presence.presence(table.pk, 0, +1)
-    del queued[:]
+    del sent[:]
     with django_capture_on_commit_callbacks(execute=True):
         assert not services.bot_deal_play(match_id=match.pk, number=number)
-    assert queued and all(name in ("bot_turn", "turn_timeout") for name, _args in queued)
+    assert sent and all(q.name in ("bot_turn", "turn_timeout") for q in sent)
 
 
 # -- dropping and restoring the connection, over WebSockets ----------------------------------------
