@@ -369,6 +369,11 @@ def round_create_paired(
         raise ApplicationError(
             _("%(event)s is finished: it takes no new rounds.") % {"event": event.name}
         )
+    if event.knockout_stage_exists():
+        raise ConflictError(
+            _("%(event)s's group stage is closed: its knockout stage goes on.")
+            % {"event": event.name}
+        )
     _previous_round_settle(event, user)
     if event.is_individual:
         return _individual_round_create(event=event, user=user, confirm=confirm)
@@ -529,6 +534,7 @@ def round_start(
     started = 0
     if start_matches:
         from games import services as games_services
+        from tournaments.knockout import pairing_deals
 
         match_start = getattr(games_services, "match_start", None)
         online = round.pairings.filter(
@@ -539,7 +545,7 @@ def round_start(
                 match_start(
                     table=pairing.table,
                     base_score=event.base_score,
-                    deals_per_match=event.deals_per_match,
+                    deals_per_match=pairing_deals(pairing, event.deals_per_match),
                     rule_options=event.rule_options or None,
                 )
                 started += 1
