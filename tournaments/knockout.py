@@ -48,6 +48,9 @@ from tournaments.models import (
 
 __all__ = [
     "Placement",
+    "eligible_entrants",
+    "entrant_names",
+    "stage_sizes",
     "event_final_placement",
     "knockout_break",
     "knockout_cancel",
@@ -174,7 +177,7 @@ def _group_order(event: Event) -> list[tuple[int, int, bool]]:
     return [(r.rank, r.team, r.tied) for r in event_team_standings(event=event)]
 
 
-def _eligible(event: Event) -> set[int]:
+def eligible_entrants(event: Event) -> set[int]:
     """Who may be seeded: the event's teams not withdrawn, or its registered players (no bots)."""
     if event.is_individual:
         return set(
@@ -185,7 +188,7 @@ def _eligible(event: Event) -> set[int]:
     return set(event.teams.filter(withdrawn=False).values_list("pk", flat=True))
 
 
-def _names(event: Event, ids: Sequence[int]) -> dict[int, str]:
+def entrant_names(event: Event, ids: Sequence[int]) -> dict[int, str]:
     model = Player if event.is_individual else Team
     return dict(model.objects.filter(pk__in=list(ids)).values_list("pk", "name"))
 
@@ -206,7 +209,7 @@ def _group_closed(event: Event, user: AbstractBaseUser | None) -> Round:
     return last
 
 
-def _sizes(event: Event) -> tuple[int, ...]:
+def stage_sizes(event: Event) -> tuple[int, ...]:
     if not event.is_individual:
         return plan_.TEAM_SIZES
     return plan_.TABLE_SIZES if event.table_size == 4 else ()
@@ -246,7 +249,7 @@ def knockout_break(
         raise ConflictError(_("%(event)s has a knockout stage already.") % {"event": event.name})
     if event.status == Event.Status.FINISHED:
         raise ApplicationError(_("%(event)s is finished.") % {"event": event.name})
-    sizes = _sizes(event)
+    sizes = stage_sizes(event)
     if size not in sizes:
         raise ApplicationError(
             _("A knockout stage of this event takes %(sizes)s entrants.")
@@ -261,7 +264,7 @@ def knockout_break(
     final = _length(final_deals, deals, _("Deals in the final"))
     last = _group_closed(event, user)
     order = _group_order(event)
-    eligible = _eligible(event)
+    eligible = eligible_entrants(event)
     ranked = [(rank, pk) for rank, pk, _tied in order if pk in eligible]
     if len(ranked) < size:
         raise ApplicationError(
@@ -282,7 +285,7 @@ def knockout_break(
     if len(ranked) > size and ranked[size - 1][0] == ranked[size][0]:
         cut = ranked[size - 1][0]
         tied = [pk for rank, pk in ranked if rank == cut]
-        names = _names(event, tied)
+        names = entrant_names(event, tied)
         stage.note = join_list([names.get(pk, str(pk)) for pk in tied])[:500]
         stage.save(update_fields=["note"])
     _entrants_write(stage, seeded)
@@ -341,7 +344,7 @@ def knockout_seeds_set(
         )
     if len(set(ids)) != len(ids):
         raise ApplicationError(_("An entrant can take only one seed."))
-    eligible = _eligible(event)
+    eligible = eligible_entrants(event)
     strangers = [str(pk) for pk in ids if pk not in eligible]
     if strangers:
         raise ApplicationError(
@@ -349,7 +352,7 @@ def knockout_seeds_set(
             % {"event": event.name, "ids": join_list(strangers)}
         )
     _entrants_write(stage, ids)
-    names = _names(event, ids)
+    names = entrant_names(event, ids)
     services.round_log_add(
         _group_last_round(stage),
         user,
@@ -372,7 +375,7 @@ def knockout_replace(
     ids = _entrant_ids(stage)
     if not isinstance(seed, int) or not 1 <= seed <= len(ids):
         raise ApplicationError(_("No seed %(seed)s in this bracket.") % {"seed": seed})
-    eligible = _eligible(event)
+    eligible = eligible_entrants(event)
     skipped = {*ids, *stage.passed_over}
     following = [pk for _rank, pk in stage.group_ranking if pk in eligible and pk not in skipped]
     if not following:
@@ -381,7 +384,7 @@ def knockout_replace(
     stage.passed_over = [*stage.passed_over, out]
     stage.save(update_fields=["passed_over"])
     _entrants_write(stage, ids)
-    names = _names(event, [out, following[0]])
+    names = entrant_names(event, [out, following[0]])
     services.round_log_add(
         _group_last_round(stage),
         user,

@@ -99,7 +99,7 @@ class KnockoutEntrant(models.Model):
         on_delete=models.CASCADE,
         related_name="entrants",
     )
-    seed = models.PositiveSmallIntegerField(_("seed"))
+    seed = models.PositiveSmallIntegerField(_("seed number"))
     team = models.ForeignKey(
         "tournaments.Team",
         verbose_name=_("team"),
