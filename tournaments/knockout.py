@@ -703,12 +703,16 @@ def knockout_complete(
     stage = _stage_locked(stage.event)
     event = stage.event
     services.event_organizer_require(event=event, user=user)
-    _running(stage)
-    current = _undecided_round(stage)
-    if current is None or current.status in (Round.Status.DRAFT, Round.Status.CONFIRMED):
-        number = (current or _running(stage)).number
+    if stage.status != KnockoutStage.Status.RUNNING:
         raise ConflictError(
-            _("Round %(round)d has not started yet: start it first.") % {"round": number}
+            _("The knockout stage is %(status)s.") % {"status": stage.get_status_display()}
+        )
+    current = _undecided_round(stage)
+    if current is None:
+        raise ConflictError(_("The knockout stage has no round to play."))
+    if current.status in (Round.Status.DRAFT, Round.Status.CONFIRMED):
+        raise ConflictError(
+            _("Round %(round)d has not started yet: start it first.") % {"round": current.number}
         )
     tallies_refresh(pairings=current.pairings.all())
     if current.status == Round.Status.RUNNING:

@@ -487,3 +487,42 @@ def test_a_tie_across_the_cut_of_a_table_of_four_gets_one_more_deal(
     assert one.result == [8, 4, 1, 5] and one.decided_by == knockout.DECIDED_TIEBREAK
     final = KnockoutMatch.objects.get(bracket_round=2)
     assert sorted(final.entrants) == [2, 3, 4, 8]
+
+
+# --- Online tables: the workers play the knockout matches ---------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_online_knockout_matches_are_played_by_the_workers_with_their_own_length() -> None:
+    from tests.workers import celery_workers
+    from tournaments.running import round_run
+
+    event = EventFactory(table_mode=Table.Mode.ONLINE, deals_per_match=1)
+    for t in range(4):
+        bots = [PlayerFactory(is_bot=True, bot_kind="heuristic") for _ in range(3)]
+        services.team_create(event=event, name=f"机器人队{t}", players=bots, unit=UnitFactory())
+    with celery_workers(1):
+        group = services.round_create_paired(event=event, confirm=True)
+        assert round_run(round=group, bots=True, timeout=180).complete
+        stage = knockout.knockout_break(event=event, size=4, deals_per_match=2, final_deals=3)
+        knockout.knockout_confirm(stage=stage)
+        for _step in range(6):  # semi-finals, finals, and any tie-break deals
+            stage.refresh_from_db()
+            if stage.status == KnockoutStage.Status.COMPLETED:
+                break
+            current = knockout.stage_current_round(stage)
+            assert current is not None
+            assert round_run(round=current, bots=True, timeout=180).complete
+            knockout.knockout_complete(stage=stage)
+    stage.refresh_from_db()
+    assert stage.status == KnockoutStage.Status.COMPLETED
+    for match in KnockoutMatch.objects.filter(stage=stage):
+        played = Match.objects.get(table=match.pairing.table)
+        final = match.lo == 1 and match.bracket_round == 2
+        assert played.deals_per_match == match.deals == (3 if final else 2)
+        assert len(match.result) == 2
+        if match.tiebreak is not None:
+            assert Match.objects.get(table=match.tiebreak.table).deals_per_match == 1
+    placement = knockout.event_final_placement(event=event)
+    assert placement is not None
+    assert [p.place for p in placement] == [1, 2, 3, 4] and all(p.final for p in placement)
