@@ -125,8 +125,8 @@ class _Group:
 
 
 def _split(entrants: list[int], match_size: int, first_round: bool) -> list[list[int]]:
-    if match_size == 2:
-        return [entrants[i : i + 2] for i in range(0, len(entrants), 2)]
+    if match_size == 2:  # the better seed takes side A (seats 0, 2, 4)
+        return [sorted(entrants[i : i + 2]) for i in range(0, len(entrants), 2)]
     if first_round:
         return snake_tables(sorted(entrants), match_size)
     return snake_tables(entrants, match_size)
