@@ -685,8 +685,8 @@ def _tiebreaks_seat(
             pairing = _seat_match(round, stage, match.entrants, number, table.mode)
         match.tiebreak = pairing
         match.save(update_fields=["tiebreak"])
-    keys = ", ".join(m.key for m in matches)
-    _confirmed(round, user, f"knockout tie-break deals: {keys}")
+    tables = ", ".join(str(m.pairing.number) for m in matches)
+    _confirmed(round, user, f"knockout tie-break deals: tables {tables}")
     return services.round_start(round=round, user=user)
 
 

@@ -146,6 +146,8 @@ def test_the_organizers_page_breaks_seeds_and_plays_the_bracket(world: dict[str,
     org.post(f"/events/{event.pk}/manage/knockout/break/", form)
     stage = KnockoutStage.objects.get(event=event)
     assert stage.places_played == 2
+    dashboard = org.get(f"/events/{event.pk}/manage/").content.decode()
+    assert "淘汰赛：前 4 名已排种子" in dashboard  # the round log, in the page's language
     page = org.get(f"/events/{event.pk}/manage/knockout/").content.decode()
     assert 'name="seed_4"' in page
     org.post(f"/events/{event.pk}/manage/knockout/confirm/")
