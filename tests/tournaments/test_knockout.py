@@ -163,24 +163,25 @@ def test_break_seeds_the_top_n_by_standings_and_refuses_others(people: dict[str,
 def test_a_tie_at_the_cut_is_taken_in_the_standings_order_and_noted(
     people: dict[str, Any],
 ) -> None:
-    event, teams = _team_event(people, 4)
-    _play_group_round(event, people, {t.pk for t in teams})  # two winners tied, two losers tied
+    event, teams = _team_event(people, 6)
+    _play_group_round(event, people, {t.pk for t in teams})  # three winners, three losers
     rows = event_team_standings(event=event)
-    assert rows[0].rank == rows[1].rank  # the tie-breaks cannot part them
+    winners = [r.team for r in rows if r.rank == 1]
+    assert len(winners) == 3  # no tie-break parts them (they never met)
     stage = knockout.knockout_break(event=event, size=2, user=people["referee"])
     seeded = list(stage.entrants.order_by("seed").values_list("team_id", flat=True))
-    assert seeded == [rows[0].team, rows[1].team]
-    assert stage.note == ""  # the tie is inside the top two: nothing to say
-
-    event2, teams2 = _team_event(people, 4)
-    _play_group_round(event2, people, {teams2[0].pk, teams2[1].pk, teams2[2].pk, teams2[3].pk})
-    rows2 = event_team_standings(event=event2)
-    # one winner at the cut with another winner tied: cutting at one takes the standings' first
-    stage2 = knockout.knockout_break(event=event2, size=2, user=people["referee"])
-    assert list(stage2.entrants.order_by("seed").values_list("team_id", flat=True)) == [
-        rows2[0].team,
-        rows2[1].team,
-    ]
+    assert seeded == winners[:2]  # the standings' order
+    names = {t.pk: t.name for t in teams}
+    assert all(names[pk] in stage.note for pk in winners)
+    knockout.knockout_cancel(stage=stage, user=people["referee"])
+    assert not KnockoutStage.objects.filter(event=event).exists()
+    # four: the three winners and one of the three losers, who are tied in turn
+    stage = knockout.knockout_break(event=event, size=4, user=people["referee"])
+    losers = [r.team for r in rows if r.rank != 1]
+    seeded = list(stage.entrants.order_by("seed").values_list("team_id", flat=True))
+    assert seeded == [*winners, losers[0]]
+    assert all(names[pk] in stage.note for pk in losers)
+    assert not any(names[pk] in stage.note for pk in winners)
 
 
 def test_a_withdrawn_team_is_passed_over_and_a_seed_is_replaced_by_the_next(
