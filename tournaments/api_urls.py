@@ -25,6 +25,11 @@ urlpatterns = [
         for action in ("break", "seeds", "replace", "cancel", "confirm", "start", "complete")
     ],
     path(
+        "events/<id:pk>/bracket/matches/<str:key>/walkover/",
+        bracket_views.BracketMatchWalkoverApi.as_view(),
+        name="bracket-match-walkover",
+    ),
+    path(
         "events/<id:pk>/bracket/matches/<str:key>/length/",
         bracket_views.BracketMatchLengthApi.as_view(),
         name="bracket-match-length",

@@ -51,6 +51,7 @@ def _decided_label(how: str) -> str:
         knockout.DECIDED_TIEBREAK: _("the tie-break deal"),
         knockout.DECIDED_LAST_FINISH: _("the earlier finisher of the last deal"),
         knockout.DECIDED_SEED: _("the better seed"),
+        knockout.DECIDED_WALKOVER: _("walkover (the organizer's decision)"),
     }.get(how, "")
 
 
@@ -417,6 +418,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
         else []
     )
     size = knockout.match_size(event)
+    names = _entrant_names(stage) if stage is not None else {}
     return render(
         request,
         "tournaments/manage/knockout.html",
@@ -429,7 +431,14 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             "candidates": _candidates(event),
             "seeds": [e["id"] for e in data["entrants"]] if data else [],
             "unstarted": [
-                (m, knockout.match_label(m.lo, m.hi, size), length_text(m)) for m in unstarted
+                (
+                    m,
+                    knockout.match_label(m.lo, m.hi, size),
+                    length_text(m),
+                    [(seed, names.get(seed, {}).get("name", seed)) for seed in m.entrants],
+                )
+                for m in unstarted
+                if not m.result
             ],
             "to_a_allowed": event.game in knockout.TO_A_GAMES,
             "is_organizer": True,
@@ -466,6 +475,7 @@ def manage_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         "start": _("Started."),
         "complete": _("Completed."),
         "length": _("The match's length is saved."),
+        "walkover": _("The match is awarded."),
     }
     if action not in done:
         raise Http404
@@ -506,6 +516,16 @@ def manage_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                     "A tie: one more deal is played at the tied tables; complete again when it "
                     "is in."
                 )
+        elif action == "walkover":
+            match_id = _int(request.POST.get("match"))
+            match = get_object_or_404(KnockoutMatch, pk=match_id or 0, stage=stage)
+            order = [_int(v) for v in request.POST.getlist("order")]
+            knockout.knockout_walkover(
+                match=match,
+                order=[o for o in order if o is not None],
+                reason=request.POST.get("reason", "")[:300],
+                user=user,
+            )
         elif action == "length":
             match_id = _int(request.POST.get("match"))
             match = get_object_or_404(KnockoutMatch, pk=match_id or 0, stage=stage)
@@ -628,6 +648,28 @@ class BracketActionApi(APIView):
         return Response(bracket_data(event))
 
 
+class WalkoverInput(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=16), max_length=16
+    )
+    reason = serializers.CharField(max_length=300)
+
+
+class BracketMatchWalkoverApi(APIView):
+    """POST ``{"order": [seeds best first], "reason": "..."}``: award a match that cannot be
+    played, before it begins (organizers only)."""
+
+    @extend_schema(request=None, responses=BracketOutput)
+    def post(self, request: Request, pk: int, key: str) -> Response:
+        event = _event(request, pk)
+        if not request.user.is_authenticated:
+            raise NotAllowedError(_("Log in as an organizer of the event to do this."))
+        match = get_object_or_404(KnockoutMatch, stage__event=event, key=key[:20])
+        data = _parse(WalkoverInput, request.data)
+        knockout.knockout_walkover(match=match, user=request.user, **data)
+        return Response(bracket_data(event))
+
+
 class BracketMatchLengthApi(APIView):
     """POST a knockout match's length ``{"deals": 5, "to_a": false}`` before it begins."""
 
@@ -647,6 +689,7 @@ __all__ = [
     "BracketApi",
     "BracketCsvApi",
     "BracketMatchLengthApi",
+    "BracketMatchWalkoverApi",
     "bracket",
     "bracket_data",
     "bracket_download",

@@ -60,6 +60,7 @@ __all__ = [
     "knockout_replace",
     "knockout_seeds_set",
     "knockout_start",
+    "knockout_walkover",
     "match_label",
     "meet_placement",
     "pairing_deals",
@@ -74,6 +75,7 @@ DECIDED_POINTS = "points"
 DECIDED_TIEBREAK = "tiebreak_deal"
 DECIDED_LAST_FINISH = "last_deal_finish"
 DECIDED_SEED = "seed"
+DECIDED_WALKOVER = "walkover"
 
 #: the game whose matches may be played "to A" (passing A ends the match)
 TO_A_GAMES = ("daguai",)
@@ -430,6 +432,48 @@ def knockout_match_length_set(
     return match
 
 
+@transaction.atomic
+def knockout_walkover(
+    *,
+    match: KnockoutMatch,
+    order: Sequence[int],
+    reason: str,
+    user: AbstractBaseUser | None = None,
+) -> KnockoutMatch:
+    """Award a match that cannot be played (an entrant withdrew or did not come) by the
+    organizer's decision: ``order`` the match's seeds best first, ``reason`` for the round log.
+    Only before its table's match begins; its table is then left unplayed."""
+    match = (
+        KnockoutMatch.objects.select_for_update()
+        .select_related("stage__event", "pairing__round")
+        .get(pk=match.pk)
+    )
+    stage = match.stage
+    services.event_organizer_require(event=stage.event, user=user)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ApplicationError(_("Say why the match is awarded."))
+    if stage.status != KnockoutStage.Status.RUNNING or match.result:
+        raise ConflictError(_("This match is decided already."))
+    if Match.objects.filter(table__pairing=match.pairing_id).exists():
+        raise ConflictError(_("This match has begun: enter its result instead."))
+    if sorted(order) != sorted(match.entrants):
+        raise ApplicationError(
+            _("Give the match's seeds best first: %(seeds)s.")
+            % {"seeds": join_list([str(s) for s in match.entrants])}
+        )
+    match.result = list(order)
+    match.decided_by = DECIDED_WALKOVER
+    match.save(update_fields=["result", "decided_by"])
+    services.round_log_add(
+        match.pairing.round,
+        user,
+        RoundLog.Action.EDITED,
+        f"knockout walkover: table {match.pairing.number}: {reason}",
+    )
+    return match
+
+
 # --- Rounds of the bracket ------------------------------------------------------------------------
 
 
@@ -507,13 +551,17 @@ def knockout_confirm(*, stage: KnockoutStage, user: AbstractBaseUser | None = No
 
 
 def _undecided_round(stage: KnockoutStage) -> Round | None:
-    """The earliest round holding an undecided knockout match's table (or its tie-break's)."""
-    numbers = []
+    """The earliest round to complete: one holding an undecided knockout match's table (or its
+    tie-break's), or a knockout round not completed yet (its matches all walkovers)."""
+    rounds = []
     for match in KnockoutMatch.objects.filter(stage=stage, result=[]).select_related(
         "pairing__round", "tiebreak__round"
     ):
-        numbers.append((match.tiebreak or match.pairing).round)
-    return min(numbers, key=lambda r: r.number, default=None)
+        rounds.append((match.tiebreak or match.pairing).round)
+    open_round = stage_current_round(stage)
+    if open_round is not None:
+        rounds.append(open_round)
+    return min(rounds, key=lambda r: r.number, default=None)
 
 
 def _running(stage: KnockoutStage) -> Round:
@@ -531,9 +579,32 @@ def _running(stage: KnockoutStage) -> Round:
 def knockout_start(*, stage: KnockoutStage, user: AbstractBaseUser | None = None) -> Round:
     """Start the current knockout round: its online tables begin (the workers play them),
     its offline tables wait for their referees."""
+    from games.services import match_start
+
     stage = _stage_locked(stage.event)
-    services.event_organizer_require(event=stage.event, user=user)
-    return services.round_start(round=_running(stage), user=user)
+    event = stage.event
+    services.event_organizer_require(event=event, user=user)
+    round = services.round_start(round=_running(stage), user=user, start_matches=False)
+    started = 0
+    online = (
+        round.pairings.filter(table__mode=Table.Mode.ONLINE, table__matches__isnull=True)
+        .exclude(knockout_match__decided_by=DECIDED_WALKOVER)
+        .select_related("table")
+        .order_by("number")
+    )
+    for pairing in online:
+        match_start(
+            table=pairing.table,
+            base_score=event.base_score,
+            deals_per_match=pairing_deals(pairing, event.deals_per_match),
+            rule_options=event.rule_options or None,
+        )
+        started += 1
+    entry = round.log.filter(action=RoundLog.Action.STARTED).order_by("-id").first()
+    if entry is not None:  # round_start wrote it before the matches began
+        entry.detail = f"online matches started: {started}"
+        entry.save(update_fields=["detail"])
+    return round
 
 
 @dataclass(frozen=True, slots=True)
@@ -715,28 +786,31 @@ def knockout_complete(
             _("Round %(round)d has not started yet: start it first.") % {"round": current.number}
         )
     tallies_refresh(pairings=current.pairings.all())
-    if current.status == Round.Status.RUNNING:
-        services.round_complete(round=current, user=user)
+    open_tables = current.pairings.exclude(tally__status=PairingTally.Status.FINISHED)
     unfinished = list(
-        current.pairings.exclude(tally__status=PairingTally.Status.FINISHED)
+        open_tables.exclude(knockout_match__decided_by=DECIDED_WALKOVER)
         .order_by("number")
         .values_list("number", flat=True)
     )
-    if unfinished:  # the round was completed by force: a knockout match needs its result
+    if unfinished:
         raise ConflictError(
             _("Round %(round)d still has unfinished tables: %(tables)s.")
             % {"round": current.number, "tables": join_list(unfinished)}
         )
-    matches = list(
-        KnockoutMatch.objects.filter(stage=stage, result=[])
-        .filter(Q(pairing__round=current) | Q(tiebreak__round=current))
-        .select_related("stage__event", "pairing__table")
+    if current.status == Round.Status.RUNNING:
+        walkovers = open_tables.exists()  # awarded tables: nothing to wait for
+        services.round_complete(
+            round=current, user=user, force=walkovers, reason="walkover" if walkovers else ""
+        )
+    in_round = KnockoutMatch.objects.filter(stage=stage).filter(
+        Q(pairing__round=current) | Q(tiebreak__round=current)
     )
+    number = max(in_round.values_list("bracket_round", flat=True), default=0)
+    matches = list(in_round.filter(result=[]).select_related("stage__event", "pairing__table"))
     tied = [m for m in matches if not _decide(m)]
     if tied:
         _tiebreaks_seat(stage, tied, user)
         return stage
-    number = max((m.bracket_round for m in matches), default=0)
     if KnockoutMatch.objects.filter(stage=stage, bracket_round=number, result=[]).exists():
         return stage  # another tie-break round of this knockout round is still to finish
     if _round_draw(stage, number + 1, user) is None:

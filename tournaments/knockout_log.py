@@ -40,11 +40,19 @@ def _tiebreaks(m: re.Match[str]) -> str:
     return _("knockout: tables %(tables)s tied, one more deal each") % {"tables": m["tables"]}
 
 
+def _walkover(m: re.Match[str]) -> str:
+    return _("knockout: table %(table)s awarded; reason: %(reason)s") % {
+        "table": m["table"],
+        "reason": m["reason"],
+    }
+
+
 FORMS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"knockout: top (?P<count>\d+) seeded"), _seeded),
     (re.compile(r"knockout: break withdrawn"), _withdrawn),
     (re.compile(r"knockout seeds: (?P<names>.*)"), _seeds),
     (re.compile(r"knockout seed (?P<seed>\d+): (?P<out>.*) -> (?P<next>.*)"), _replaced),
     (re.compile(r"knockout round (?P<number>\d+): (?P<count>\d+) tables"), _round),
+    (re.compile(r"knockout walkover: table (?P<table>\d+): (?P<reason>.*)"), _walkover),
     (re.compile(r"knockout tie-break deals: tables (?P<tables>.*)"), _tiebreaks),
 )

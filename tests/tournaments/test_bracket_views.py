@@ -168,3 +168,36 @@ def test_the_organizers_page_breaks_seeds_and_plays_the_bracket(world: dict[str,
     rows = list(csv.reader(io.StringIO(placement.content.decode("utf-8-sig"))))
     assert rows[0] == ["place", "id", "entrant", "unit", "stage", "seed", "tied", "final"]
     assert [r[0] for r in rows[1:]] == ["1", "2", "3", "3"]  # no third-place match: both 3rd
+
+
+def test_a_walkover_through_the_api_and_the_organizers_page(world: dict[str, Any]) -> None:
+    event = world["event"]
+    base = f"/api/v1/events/{event.pk}/bracket"
+    api(world["organizer"]).post(f"{base}/break/", {"size": 4}, format="json")
+    api(world["organizer"]).post(f"{base}/confirm/")
+    body = {"order": [4, 1], "reason": "未到场"}
+    url = f"{base}/matches/1-1-1/walkover/"
+    assert api(world["stranger"]).post(url, body, format="json").status_code == 403
+    assert api().post(url, body, format="json").status_code == 403
+    bad = api(world["organizer"]).post(url, {"order": [4, 1]}, format="json")
+    assert bad.status_code == 400 and "reason" in bad.json()["errors"]
+    done = api(world["organizer"]).post(url, body, format="json")
+    assert done.status_code == 200
+    semi = done.json()["rounds"][0]["matches"][0]
+    assert semi["result"] == [4, 1] and semi["decided_by"] == "walkover"
+    assert semi["decided_by_text"] == "判定胜负（组织者决定）"
+    org = Client()
+    org.force_login(world["organizer"])
+    page = org.get(f"/events/{event.pk}/manage/knockout/").content.decode()
+    assert 'data-unstarted="1-1-2"' in page and 'data-unstarted="1-1-1"' not in page  # awarded already
+    other = KnockoutMatch.objects.get(stage__event=event, key="1-1-2")
+    org.post(
+        f"/events/{event.pk}/manage/knockout/walkover/",
+        {"match": other.pk, "order": ["3", "2"], "reason": "弃权"},
+    )
+    other.refresh_from_db()
+    assert other.result == [3, 2]
+    assert org.post(f"/events/{event.pk}/manage/knockout/start/").status_code == 302
+    org.post(f"/events/{event.pk}/manage/knockout/complete/")
+    final = KnockoutMatch.objects.get(stage__event=event, key="2-1-1")
+    assert final.entrants == [3, 4]

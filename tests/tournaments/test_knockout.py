@@ -527,3 +527,54 @@ def test_online_knockout_matches_are_played_by_the_workers_with_their_own_length
     placement = knockout.event_final_placement(event=event)
     assert placement is not None
     assert [p.place for p in placement] == [1, 2, 3, 4] and all(p.final for p in placement)
+
+
+def test_a_match_that_cannot_be_played_is_awarded_before_it_begins(
+    people: dict[str, Any],
+) -> None:
+    event, teams = _team_event(people, 4)
+    _play_group_round(event, people, {teams[0].pk, teams[1].pk})
+    stage = knockout.knockout_break(event=event, size=4, places_played=2, user=people["referee"])
+    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    semi = KnockoutMatch.objects.get(stage=stage, key="1-1-1")
+    assert semi.entrants == [1, 4]
+    with pytest.raises(NotAllowedError):
+        knockout.knockout_walkover(match=semi, order=[4, 1], reason="x", user=people["stranger"])
+    with pytest.raises(ApplicationError, match="Say why"):
+        knockout.knockout_walkover(match=semi, order=[4, 1], reason=" ", user=people["referee"])
+    with pytest.raises(ApplicationError, match="best first: 1, 4"):
+        knockout.knockout_walkover(match=semi, order=[4, 2], reason="x", user=people["referee"])
+    knockout.knockout_walkover(
+        match=semi, order=[4, 1], reason="第1号种子未到场", user=people["referee"]
+    )
+    knockout.knockout_start(stage=stage, user=people["referee"])
+    other = KnockoutMatch.objects.get(stage=stage, key="1-1-2")
+    with pytest.raises(ConflictError, match="unfinished tables: 2"):
+        knockout.knockout_complete(stage=stage, user=people["referee"])
+    _enter(other.pairing, people["referee"], people["checker"], A_SWEEPS)
+    with pytest.raises(ConflictError, match="begun"):
+        knockout.knockout_walkover(match=other, order=[3, 2], reason="x", user=people["referee"])
+    knockout.knockout_complete(stage=stage, user=people["referee"])
+    final = KnockoutMatch.objects.get(stage=stage, key="2-1-1")
+    assert final.entrants == [2, 4]
+    assert semi.pairing.round.status == Round.Status.COMPLETED
+    assert RoundLog.objects.filter(detail="knockout walkover: table 1: 第1号种子未到场").exists()
+
+
+def test_an_awarded_online_table_gets_no_match_when_the_round_starts(
+    people: dict[str, Any],
+) -> None:
+    event, teams = _team_event(people, 4)
+    _play_group_round(event, people, {teams[0].pk, teams[1].pk})
+    Event.objects.filter(pk=event.pk).update(table_mode=Table.Mode.ONLINE)
+    event.refresh_from_db()
+    stage = knockout.knockout_break(event=event, size=4, user=people["referee"])
+    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    semi, other = KnockoutMatch.objects.filter(stage=stage).order_by("key")
+    assert semi.pairing.table.mode == Table.Mode.ONLINE
+    knockout.knockout_walkover(match=semi, order=[1, 4], reason="弃权", user=people["referee"])
+    knockout.knockout_start(stage=stage, user=people["referee"])
+    assert not Match.objects.filter(table=semi.pairing.table).exists()
+    assert Match.objects.get(table=other.pairing.table).deals_per_match == stage.deals_per_match
+    started = RoundLog.objects.filter(round=semi.pairing.round, action="started").get()
+    assert started.detail == "online matches started: 1"
