@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -602,7 +603,7 @@ class BracketApi(APIView):
 
 
 class BracketCsvApi(APIView):
-    @extend_schema(responses={(200, "text/csv"): serializers.CharField()})
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request: Request, pk: int) -> HttpResponse:
         kind = request.query_params.get("kind", "matches")
         return bracket_csv(_event(request, pk), "placement" if kind == "placement" else "matches")
