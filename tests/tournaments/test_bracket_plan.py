@@ -4,11 +4,13 @@ seats a seed twice in a round."""
 
 from __future__ import annotations
 
+import doctest
 from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tournaments import bracket
 from tournaments.bracket import TABLE_SIZES, TEAM_SIZES, plan
 
 SHAPES = [(size, 2, played) for size in TEAM_SIZES for played in (2, 4, 8, 16) if played <= size]
@@ -59,3 +61,7 @@ def test_the_better_seed_always_winning_gives_the_seeds_order(shape: tuple[int, 
             results[match.key] = tuple(sorted(match.entrants))
     top = sorted(drawn.places, key=lambda s: drawn.places[s])[: min(played, size)]
     assert top == list(range(1, min(played, size) + 1))
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(bracket).failed == 0
