@@ -55,6 +55,7 @@ ORGANIZER_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "roundlog": ("view",),
         "registration": ("view", "add", "delete"),
         "resultsubmission": ("view",),
+        "knockoutstage": ("view",),
         "unit": ("view", "add", "change"),
         "membership": ("view", "add", "change", "delete"),
         "meet": ("view",),

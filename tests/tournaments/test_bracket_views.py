@@ -189,7 +189,9 @@ def test_a_walkover_through_the_api_and_the_organizers_page(world: dict[str, Any
     org = Client()
     org.force_login(world["organizer"])
     page = org.get(f"/events/{event.pk}/manage/knockout/").content.decode()
-    assert 'data-unstarted="1-1-2"' in page and 'data-unstarted="1-1-1"' not in page  # awarded already
+    assert (
+        'data-unstarted="1-1-2"' in page and 'data-unstarted="1-1-1"' not in page
+    )  # awarded already
     other = KnockoutMatch.objects.get(stage__event=event, key="1-1-2")
     org.post(
         f"/events/{event.pk}/manage/knockout/walkover/",
@@ -201,3 +203,26 @@ def test_a_walkover_through_the_api_and_the_organizers_page(world: dict[str, Any
     org.post(f"/events/{event.pk}/manage/knockout/complete/")
     final = KnockoutMatch.objects.get(stage__event=event, key="2-1-1")
     assert final.entrants == [3, 4]
+
+
+def test_the_admin_shows_an_organizer_their_own_knockout_stages_read_only(
+    world: dict[str, Any],
+) -> None:
+    event = world["event"]
+    api(world["organizer"]).post(f"/api/v1/events/{event.pk}/bracket/break/", {"size": 2})
+    stage = KnockoutStage.objects.get(event=event)
+    other = EventFactory(name="别的项目")
+    services.event_organizer_add(event=other, user=world["stranger"])
+    org = Client()
+    org.force_login(world["organizer"])
+    listed = org.get("/admin/tournaments/knockoutstage/")
+    assert listed.status_code == 200 and event.name in listed.content.decode()
+    page = org.get(f"/admin/tournaments/knockoutstage/{stage.pk}/change/")
+    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+    changed = org.post(f"/admin/tournaments/knockoutstage/{stage.pk}/change/", {"size": 16})
+    assert changed.status_code == 403
+    assert org.get("/admin/tournaments/knockoutstage/add/").status_code == 403
+    outsider = Client()
+    outsider.force_login(world["stranger"])
+    assert outsider.get(f"/admin/tournaments/knockoutstage/{stage.pk}/change/").status_code == 403
+    assert event.name not in outsider.get("/admin/tournaments/knockoutstage/").content.decode()
