@@ -3,7 +3,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import apis
+from tournaments import apis, bracket_views
 
 app_name = "tournaments-api"
 
@@ -14,6 +14,26 @@ urlpatterns = [
     path("events/<id:pk>/standings.csv", apis.StandingsCsvApi.as_view(), name="standings-csv"),
     path("events/<id:pk>/rounds/", apis.EventRoundsApi.as_view(), name="event-rounds"),
     path("events/<id:pk>/import/", apis.EventImportApi.as_view(), name="event-import"),
+    path("events/<id:pk>/bracket/", bracket_views.BracketApi.as_view(), name="bracket"),
+    path("events/<id:pk>/bracket.csv", bracket_views.BracketCsvApi.as_view(), name="bracket-csv"),
+    *[
+        path(
+            f"events/<id:pk>/bracket/{action}/",
+            bracket_views.BracketActionApi.as_view(action=action),
+            name=f"bracket-{action}",
+        )
+        for action in ("break", "seeds", "replace", "cancel", "confirm", "start", "complete")
+    ],
+    path(
+        "events/<id:pk>/bracket/matches/<str:key>/walkover/",
+        bracket_views.BracketMatchWalkoverApi.as_view(),
+        name="bracket-match-walkover",
+    ),
+    path(
+        "events/<id:pk>/bracket/matches/<str:key>/length/",
+        bracket_views.BracketMatchLengthApi.as_view(),
+        name="bracket-match-length",
+    ),
     path("meets/<id:pk>/standings/", apis.MeetStandingsApi.as_view(), name="meet-standings"),
     path("rounds/<id:pk>/", apis.RoundDetailApi.as_view(), name="round"),
     path("rounds/<id:pk>/tables/", apis.RoundTablesApi.as_view(), name="round-tables"),

@@ -279,6 +279,10 @@ class Event(models.Model):
     def table_size(self) -> int:
         return get_game(self.game).seat_count
 
+    def knockout_stage_exists(self) -> bool:
+        """Whether the event's group stage was closed by a knockout stage (tournaments.knockout)."""
+        return KnockoutStage.objects.filter(event_id=self.pk).exists()
+
     def tie_break_labels(self) -> list[str]:
         """Return the tie-breaks' display names in the event's order (unknown names as they are)."""
         labels = dict(TieBreak.choices)
@@ -764,3 +768,11 @@ class ResultSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pairing} v{self.version} ({self.status})"
+
+
+# The knockout stage's models live in their own module (imported here so Django finds them).
+from tournaments.models_knockout import (  # noqa: E402, F401
+    KnockoutEntrant,
+    KnockoutMatch,
+    KnockoutStage,
+)

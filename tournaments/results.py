@@ -104,13 +104,14 @@ def submission_preview(*, submission: ResultSubmission) -> ResultPreview | Seats
 
 
 def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
+    from tournaments.knockout import pairing_deals
 
     event = pairing.round.event
     return offline_match_record(
         table=pairing.table,
         sheet=sheet,
         base_score=event.base_score,
-        deals_per_match=event.deals_per_match,
+        deals_per_match=pairing_deals(pairing, event.deals_per_match),
         rule_options=event.rule_options or None,
     )
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from tournaments import knockout_log
 from tournaments.models import Event
 
 _STARTED = re.compile(r"online matches started: (\d+)")
@@ -79,6 +80,7 @@ def _version(m: re.Match[str]) -> str:
 
 
 _FORMS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    *knockout_log.FORMS,
     (_STARTED, _started),
     (_FORCED, _forced),
     (_VERSION, _version),

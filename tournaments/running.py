@@ -73,6 +73,8 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
     tables = Table.objects.filter(
         pairing__round=round, mode=Table.Mode.ONLINE, matches__isnull=True
     ).order_by("pairing__number")
+    from tournaments.knockout import pairing_deals
+
     started = 0
     for table in tables:
         all_bots = not table.seats.filter(player__is_bot=False).exists()
@@ -80,7 +82,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
         games_services.match_start(
             table=table,
             base_score=event.base_score,
-            deals_per_match=event.deals_per_match,
+            deals_per_match=pairing_deals(table.pairing.pk, event.deals_per_match),
             rule_options=event.rule_options or None,
             autoplay=bots,
             bot_delay_ms=delay,

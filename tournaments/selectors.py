@@ -354,8 +354,14 @@ def meet_unit_standings(
         events = events.filter(status=Event.Status.FINISHED)
     if user is not None:
         events = events.filter(pk__in=events_visible_to(user).values("pk"))
+    from tournaments.knockout import meet_placement
+
     rankings: dict[int, list[tuple[int, int | None]]] = {}
     for event in events:
+        placement = meet_placement(event=event)  # knockout places first, then the group stage
+        if placement is not None:
+            rankings[event.pk] = placement
+            continue
         if event.is_individual:
             rankings[event.pk] = [(row.rank, row.unit) for row in event_unit_standings(event=event)]
             continue

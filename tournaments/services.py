@@ -57,6 +57,7 @@ ORGANIZER_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "roundlog": ("view",),
         "registration": ("view", "add", "delete"),
         "resultsubmission": ("view",),
+        "knockoutstage": ("view",),
         "unit": ("view", "add", "change"),
         "membership": ("view", "add", "change", "delete"),
         "meet": ("view",),
@@ -363,6 +364,11 @@ def round_create_paired(*, event: Event, user: User | None = None, confirm: bool
         raise ApplicationError(
             _("%(event)s is finished: it takes no new rounds.") % {"event": event.name}
         )
+    if event.knockout_stage_exists():
+        raise ConflictError(
+            _("%(event)s's group stage is closed: its knockout stage goes on.")
+            % {"event": event.name}
+        )
     _previous_round_settle(event, user)
     if event.is_individual:
         return _individual_round_create(event=event, user=user, confirm=confirm)
@@ -517,6 +523,7 @@ def round_start(*, round: Round, user: User | None = None, start_matches: bool =
     started = 0
     if start_matches:
         from games import services as games_services
+        from tournaments.knockout import pairing_deals
 
         match_start = getattr(games_services, "match_start", None)
         online = round.pairings.filter(
@@ -527,7 +534,7 @@ def round_start(*, round: Round, user: User | None = None, start_matches: bool =
                 match_start(
                     table=pairing.table,
                     base_score=event.base_score,
-                    deals_per_match=event.deals_per_match,
+                    deals_per_match=pairing_deals(pairing, event.deals_per_match),
                     rule_options=event.rule_options or None,
                 )
                 started += 1

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import manage_views, views
+from tournaments import bracket_views, manage_views, views
 
 app_name = "tournaments"
 
@@ -16,6 +16,15 @@ urlpatterns = [
     path("events/<id:pk>/projector/", views.projector, name="projector"),
     path("events/<id:pk>/players/<id:player>/", views.player_detail, name="player_detail"),
     path("teams/<id:pk>/", views.team_detail, name="team_detail"),
+    # The knockout stage (tournaments.bracket_views)
+    path("events/<id:pk>/bracket/", bracket_views.bracket, name="bracket"),
+    path("events/<id:pk>/bracket.csv", bracket_views.bracket_download, name="bracket_csv"),
+    path("events/<id:pk>/manage/knockout/", bracket_views.manage, name="knockout_manage"),
+    path(
+        "events/<id:pk>/manage/knockout/<str:action>/",
+        bracket_views.manage_action,
+        name="knockout_action",
+    ),
     # Organizers
     path("events/<id:pk>/manage/", manage_views.dashboard, name="dashboard"),
     path("events/<id:pk>/manage/import/", manage_views.import_players, name="import"),
