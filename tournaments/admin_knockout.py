@@ -26,14 +26,17 @@ class _ReadOnly:
 
 class KnockoutEntrantInline(_ReadOnly, admin.TabularInline):
     model = KnockoutEntrant
-    fields = ["seed", "team", "player"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "seed",
+        "team",
+        "player",
+    )
     extra = 0
 
 
 class KnockoutMatchInline(_ReadOnly, admin.TabularInline):
     model = KnockoutMatch
-    fields = [
+    fields = readonly_fields = (
         "key",
         "bracket_round",
         "lo",
@@ -43,8 +46,7 @@ class KnockoutMatchInline(_ReadOnly, admin.TabularInline):
         "to_a",
         "result",
         "decided_by",
-    ]
-    readonly_fields = fields
+    )
     extra = 0
 
 

@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.auth import acting_user
 from config.converters import MAX_ID
 from config.exceptions import ApplicationError, NotAllowedError
 from tournaments import knockout
@@ -102,7 +103,7 @@ def _entrant_names(stage: KnockoutStage) -> dict[int, dict[str, Any]]:
                 "seed": row.seed,
                 "id": row.player_id,
                 "name": row.player.name,
-                "unit": player_units.get(row.player_id, ""),
+                "unit": player_units.get(row.player.pk, ""),
             }
     return out
 
@@ -464,7 +465,7 @@ def _form_int(request: HttpRequest, name: str, label: str) -> int:
 @require_POST
 def manage_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     event = _organized(request, pk)
-    user = request.user
+    user = acting_user(request)
     stage = KnockoutStage.objects.filter(event=event).first()
     back = redirect("tournaments:knockout_manage", event.pk)
     done = {
@@ -619,7 +620,7 @@ class BracketActionApi(APIView):
         event = _event(request, pk)
         if not request.user.is_authenticated:
             raise NotAllowedError(_("Log in as an organizer of the event to do this."))
-        user = request.user
+        user = acting_user(request)
         if self.action == "break":
             data = _parse(BreakInput, request.data)
             knockout.knockout_break(event=event, user=user, **data)
@@ -667,7 +668,7 @@ class BracketMatchWalkoverApi(APIView):
             raise NotAllowedError(_("Log in as an organizer of the event to do this."))
         match = get_object_or_404(KnockoutMatch, stage__event=event, key=key[:20])
         data = _parse(WalkoverInput, request.data)
-        knockout.knockout_walkover(match=match, user=request.user, **data)
+        knockout.knockout_walkover(match=match, user=acting_user(request), **data)
         return Response(bracket_data(event))
 
 
@@ -681,7 +682,7 @@ class BracketMatchLengthApi(APIView):
             raise NotAllowedError(_("Log in as an organizer of the event to do this."))
         match = get_object_or_404(KnockoutMatch, stage__event=event, key=key[:20])
         data = _parse(LengthInput, request.data)
-        knockout.knockout_match_length_set(match=match, user=request.user, **data)
+        knockout.knockout_match_length_set(match=match, user=acting_user(request), **data)
         return Response(bracket_data(event))
 
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -195,7 +195,7 @@ def entrant_names(event: Event, ids: Sequence[int]) -> dict[int, str]:
     return dict(model.objects.filter(pk__in=list(ids)).values_list("pk", "name"))
 
 
-def _group_closed(event: Event, user: AbstractBaseUser | None) -> Round:
+def _group_closed(event: Event, user: User | None) -> Round:
     """The group stage's last round, completed (a running one whose tables all finished is
     completed now); raises ConflictError while a round is unplayed."""
     last = event.rounds.order_by("-number").first()
@@ -230,7 +230,7 @@ def knockout_break(
     *,
     event: Event,
     size: int,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     places_played: int = 4,
     deals_per_match: int | None = None,
     final_deals: int | None = None,
@@ -331,7 +331,7 @@ def _group_last_round(stage: KnockoutStage) -> Round:
 
 @transaction.atomic
 def knockout_seeds_set(
-    *, stage: KnockoutStage, entrants: Sequence[int], user: AbstractBaseUser | None = None
+    *, stage: KnockoutStage, entrants: Sequence[int], user: User | None = None
 ) -> KnockoutStage:
     """Seed the draft stage by hand: ``entrants`` (team or player ids) in seed order, exactly the
     stage's size, each a team of the event not withdrawn (or a registered player)."""
@@ -365,9 +365,7 @@ def knockout_seeds_set(
 
 
 @transaction.atomic
-def knockout_replace(
-    *, stage: KnockoutStage, seed: int, user: AbstractBaseUser | None = None
-) -> KnockoutStage:
+def knockout_replace(*, stage: KnockoutStage, seed: int, user: User | None = None) -> KnockoutStage:
     """Replace the entrant at ``seed`` (withdrawn, or unable to play) by the next one of the
     group stage's order who is not seeded and not withdrawn; the draft stage only."""
     stage = _stage_locked(stage.event)
@@ -397,7 +395,7 @@ def knockout_replace(
 
 
 @transaction.atomic
-def knockout_cancel(*, stage: KnockoutStage, user: AbstractBaseUser | None = None) -> None:
+def knockout_cancel(*, stage: KnockoutStage, user: User | None = None) -> None:
     """Withdraw a draft break (the group stage goes on)."""
     stage = _stage_locked(stage.event)
     services.event_organizer_require(event=stage.event, user=user)
@@ -413,7 +411,7 @@ def knockout_match_length_set(
     match: KnockoutMatch,
     deals: int,
     to_a: bool = False,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> KnockoutMatch:
     """Set one knockout match's length (its deals, or its cap when played to A) before its table's
     match begins."""
@@ -438,7 +436,7 @@ def knockout_walkover(
     match: KnockoutMatch,
     order: Sequence[int],
     reason: str,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> KnockoutMatch:
     """Award a match that cannot be played (an entrant withdrew or did not come) by the
     organizer's decision: ``order`` the match's seeds best first, ``reason`` for the round log.
@@ -500,7 +498,7 @@ def _seat_match(
     return pairing
 
 
-def _confirmed(round: Round, user: AbstractBaseUser | None, detail: str) -> Round:
+def _confirmed(round: Round, user: User | None, detail: str) -> Round:
     services.round_log_add(round, user, RoundLog.Action.PAIRED, detail)
     round.status = Round.Status.CONFIRMED
     round.save(update_fields=["status"])
@@ -508,7 +506,7 @@ def _confirmed(round: Round, user: AbstractBaseUser | None, detail: str) -> Roun
     return round
 
 
-def _round_draw(stage: KnockoutStage, number: int, user: AbstractBaseUser | None) -> Round | None:
+def _round_draw(stage: KnockoutStage, number: int, user: User | None) -> Round | None:
     """Seat the bracket's round ``number`` in a new confirmed round of the event (None: no such
     round, the bracket is complete)."""
     drawn = stage_bracket(stage)
@@ -536,7 +534,7 @@ def _round_draw(stage: KnockoutStage, number: int, user: AbstractBaseUser | None
 
 
 @transaction.atomic
-def knockout_confirm(*, stage: KnockoutStage, user: AbstractBaseUser | None = None) -> Round:
+def knockout_confirm(*, stage: KnockoutStage, user: User | None = None) -> Round:
     """Confirm the seeds and seat the bracket's first round (a confirmed round of the event)."""
     stage = _stage_locked(stage.event)
     services.event_organizer_require(event=stage.event, user=user)
@@ -576,7 +574,7 @@ def _running(stage: KnockoutStage) -> Round:
 
 
 @transaction.atomic
-def knockout_start(*, stage: KnockoutStage, user: AbstractBaseUser | None = None) -> Round:
+def knockout_start(*, stage: KnockoutStage, user: User | None = None) -> Round:
     """Start the current knockout round: its online tables begin (the workers play them),
     its offline tables wait for their referees."""
     from games.services import match_start
@@ -739,7 +737,7 @@ def _decide(match: KnockoutMatch) -> bool:
 
 
 def _tiebreaks_seat(
-    stage: KnockoutStage, matches: Sequence[KnockoutMatch], user: AbstractBaseUser | None
+    stage: KnockoutStage, matches: Sequence[KnockoutMatch], user: User | None
 ) -> Round:
     """One more deal for each tied match: a new round with a table of the same seats each."""
     round = services.round_create(event=stage.event)
@@ -762,9 +760,7 @@ def _tiebreaks_seat(
 
 
 @transaction.atomic
-def knockout_complete(
-    *, stage: KnockoutStage, user: AbstractBaseUser | None = None
-) -> KnockoutStage:
+def knockout_complete(*, stage: KnockoutStage, user: User | None = None) -> KnockoutStage:
     """Complete the current knockout round once its tables finished: its results decide its
     matches; a match tied where it matters gets one more deal (a tie-break round, started at
     once); else the bracket's next round is seated (confirmed, to start), or the bracket is

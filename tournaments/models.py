@@ -772,7 +772,11 @@ class ResultSubmission(models.Model):
 
 # The knockout stage's models live in their own module (imported here so Django finds them).
 from tournaments.models_knockout import (  # noqa: E402, F401
-    KnockoutEntrant,
-    KnockoutMatch,
-    KnockoutStage,
+    KnockoutEntrant as KnockoutEntrant,
+)
+from tournaments.models_knockout import (  # noqa: E402, F401
+    KnockoutMatch as KnockoutMatch,
+)
+from tournaments.models_knockout import (  # noqa: E402, F401
+    KnockoutStage as KnockoutStage,
 )

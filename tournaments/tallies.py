@@ -77,11 +77,12 @@ def _stale(
 ) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]], dict[int, PairingTally]]:
     """Return the pairings whose tally is missing or out of date, each table's counted match, and
     the existing tallies (locked with ``lock``)."""
-    rows = list(
-        Pairing.objects.filter(pk__in=ids).values(
+    rows: list[dict[str, Any]] = [
+        dict(row)
+        for row in Pairing.objects.filter(pk__in=ids).values(
             "pk", "table_id", "team_a_id", "team_b_id", "round__event_id"
         )
-    )
+    ]
     if not rows:
         return [], {}, {}
     latest: dict[int, dict[str, Any]] = {}
@@ -134,12 +135,12 @@ def _tallies_rebuild(ids: list[int]) -> int:
         return 0
     match_ids = [latest[r["table_id"]]["id"] for r in stale if r["table_id"] in latest]
     deals: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for deal in (
+    for row in (
         Deal.objects.filter(match_id__in=match_ids, status=Deal.Status.FINISHED)
         .order_by("match_id", "number")
         .values("match_id", "finishing_order", "result")
     ):
-        deals[deal["match_id"]].append(deal)
+        deals[row["match_id"]].append(dict(row))
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, seat, player_id in TableSeat.objects.filter(
         table_id__in=[r["table_id"] for r in stale]
@@ -165,7 +166,9 @@ def _tallies_rebuild(ids: list[int]) -> int:
         for key, value in (game_figures or {}).items():
             figure_delta[(event_id, player_id)][key] -= value
     old_players.delete()
-    to_create, to_update, players = [], [], []
+    to_create: list[PairingTally] = []
+    to_update: list[PairingTally] = []
+    players: list[PlayerTally] = []
     for r in stale:
         match = latest.get(r["table_id"])
         tally = tallies.get(r["pk"]) or PairingTally(
@@ -225,19 +228,19 @@ def _tallies_rebuild(ids: list[int]) -> int:
             continue
         tally = by_pairing[r["pk"]]
         seat_count = len(match["points"] or []) or len(seats[r["table_id"]])
-        figures = {
+        seat_stats: dict[int, dict[str, Any]] = {
             s: {"deals": 0, "places": 0.0, "paid": 0, "received": 0} for s in range(seat_count)
         }
-        for deal in deals.get(match["id"], []):
-            result = deal["result"] or {}
-            finish = deal["finishing_order"] or result.get("finish") or []
+        for played in deals.get(match["id"], []):
+            result = played["result"] or {}
+            finish = played["finishing_order"] or result.get("finish") or []
             for seat, place in _places(list(finish), seat_count).items():
-                figures[seat]["deals"] += 1
-                figures[seat]["places"] += place
+                seat_stats[seat]["deals"] += 1
+                seat_stats[seat]["places"] += place
             for seat in result.get("payers") or []:
-                figures[seat]["paid"] += 1
+                seat_stats[seat]["paid"] += 1
             for seat in result.get("receivers") or []:
-                figures[seat]["received"] += 1
+                seat_stats[seat]["received"] += 1
         game = get_game(match["game"])
         seat_figures = [f.key for f in game.figure_specs if f.holder == "seat"]
         for seat in range(seat_count):
@@ -256,10 +259,10 @@ def _tallies_rebuild(ids: list[int]) -> int:
                     player_id=seats[r["table_id"]][seat],
                     seat=seat,
                     points=(match["points"] or [0] * seat_count)[seat],
-                    deals=figures[seat]["deals"],
-                    places=figures[seat]["places"],
-                    tributes_paid=figures[seat]["paid"],
-                    tributes_received=figures[seat]["received"],
+                    deals=seat_stats[seat]["deals"],
+                    places=seat_stats[seat]["places"],
+                    tributes_paid=seat_stats[seat]["paid"],
+                    tributes_received=seat_stats[seat]["received"],
                 )
             )
     PlayerTally.objects.bulk_create(players)
