@@ -217,8 +217,7 @@ class TableReplaysApi(APIView):
         if table is None:
             raise Http404
         seated = (
-            request.user.is_authenticated
-            and table.seats.filter(player__user=request.user).exists()
+            request.user.is_authenticated and table.seats.filter(player__user=request.user).exists()
         )
         if not table_viewable(table_id=table.pk, user=request.user, seated=seated):
             raise Http404

@@ -5,34 +5,72 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_match_sheet'),
+        ("games", "0004_match_sheet"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='first_deal',
-            field=models.JSONField(blank=True, help_text="A challenge's first deal: the cards of the deal it plays again.", null=True, verbose_name='first deal'),
+            model_name="match",
+            name="first_deal",
+            field=models.JSONField(
+                blank=True,
+                help_text="A challenge's first deal: the cards of the deal it plays again.",
+                null=True,
+                verbose_name="first deal",
+            ),
         ),
         migrations.CreateModel(
-            name='Challenge',
+            name="Challenge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField(verbose_name='seat')),
-                ('points', models.IntegerField(blank=True, null=True, verbose_name='points')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='challenge', to='games.match', verbose_name='match')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='challenges', to='games.player', verbose_name='player')),
-                ('source', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='challenges', to='games.deal', verbose_name='deal')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField(verbose_name="seat")),
+                ("points", models.IntegerField(blank=True, null=True, verbose_name="points")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="challenge",
+                        to="games.match",
+                        verbose_name="match",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="challenges",
+                        to="games.player",
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "source",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="challenges",
+                        to="games.deal",
+                        verbose_name="deal",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'challenge',
-                'verbose_name_plural': 'challenges',
-                'ordering': ['-created_at', 'id'],
-                'indexes': [models.Index(fields=['source', 'seat'], name='challenge_source_seat')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('seat__gte', 0), ('seat__lt', 8)), name='challenge_seat_in_range')],
+                "verbose_name": "challenge",
+                "verbose_name_plural": "challenges",
+                "ordering": ["-created_at", "id"],
+                "indexes": [models.Index(fields=["source", "seat"], name="challenge_source_seat")],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("seat__gte", 0), ("seat__lt", 8)),
+                        name="challenge_seat_in_range",
+                    )
+                ],
             },
         ),
     ]
