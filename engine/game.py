@@ -209,8 +209,8 @@ class ReplayStep:
 
     Step 0 is the deal as dealt (``action`` is ``None``); step ``n`` is the deal right after its
     ``n``-th action (the action's JSON). ``view`` is the deal's public view then, ``hands`` every
-    seat's hand then (card text, seat order) and ``extra`` cards that are no seat's at that
-    moment, by name (上海斗地主's ``kitty`` before the landlord takes it).
+    seat's hand then (card text, seat order) and ``extra`` other cards of the deal, by name
+    (上海斗地主's ``kitty``, in the landlord's hand once taken).
     """
 
     action: dict[str, Any] | None

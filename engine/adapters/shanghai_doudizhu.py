@@ -472,7 +472,7 @@ class DoudizhuGame:
 
         def seen(deal: Deal, action: Action | None) -> None:
             hands = tuple(format_cards(deal.hand(s)) for s in range(4))
-            extra = {} if deal.kitty_taken else {"kitty": format_cards(deal.kitty)}
+            extra = {"kitty": format_cards(deal.kitty)}  # public in a replay, taken or not
             view = deal.public_view()
             steps.append(
                 ReplayStep(None if action is None else action.to_json(), view, hands, extra)
