@@ -26,9 +26,8 @@ def step_of(page: Any) -> int:
 
 
 def hand_tokens(page: Any, seat: int) -> list[str]:
-    return page.eval_on_selector_all(
-        f'#seats .rseat[data-seat="{seat}"] .rhand .card-face', "els => els.map(e => e.dataset.token)"
-    )
+    selector = f'#seats .rseat[data-seat="{seat}"] .rhand .card-face'
+    return page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.token)")
 
 
 def expected_hands(deal: Deal, step: int) -> list[list[str]]:
@@ -51,7 +50,7 @@ def test_the_viewer_steps_with_buttons_keys_slider_and_link(
     page.goto(f"{live_asgi}/deals/{deal.pk}/replay/")
     page.wait_for_selector("#seats .rseat .rhand .card-face")
     assert step_of(page) == 0
-    assert "第 0 / %d 步" % total in page.inner_text("#step-count")
+    assert f"第 0 / {total} 步" in page.inner_text("#step-count")
     # every hand face up, as cards (no card codes in the text), as the engine dealt them
     for seat in range(6):
         assert hand_tokens(page, seat) == expected_hands(deal, 0)[seat]
