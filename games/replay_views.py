@@ -28,6 +28,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -94,6 +95,7 @@ def _deal_or_404(request: HttpRequest, pk: int) -> Deal:
     return deal
 
 
+@gzip_page  # every step's view and hands: ~200 KiB of JSON for a deal of 大怪路子, ~6 KiB gzipped
 @require_GET
 def deal_replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A finished deal step by step, every hand face up; its challenges' leaderboard."""
@@ -117,7 +119,6 @@ def deal_replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "seats": data["seats"],
         "share_url": share,
         "login_url": f"{reverse('accounts:login')}?next={deal_path(deal)}%23challenge",
-        "error": request.GET.get("error", ""),
     }
     return render(request, "games/replay.html", context)
 
