@@ -116,6 +116,9 @@ def test_the_leaderboard_shows_the_original_and_every_challenge() -> None:
         assert rows.index((seat, True, deal.points[seat], None)) < rows.index(
             (seat, False, challenge.points, versus)
         )
+    # the player's page links to the replay of their finished challenge
+    me = logged_in(alice).get("/accounts/me/").content.decode()
+    assert f"/tables/{challenges[0].match.table_id}/replay/" in me
     page = logged_in(alice).get(f"/deals/{deal.pk}/replay/").content.decode()
     assert "爱丽丝" in page and "鲍勃" in page and 'class="attempt mine"' in page
     # the challenge's own deal replays, and the audit finds nothing wrong with its match
