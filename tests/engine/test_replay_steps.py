@@ -9,6 +9,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.errors import EngineError
 from engine.game import Game, MatchState
@@ -129,3 +131,22 @@ def test_a_malformed_first_deal_is_refused(game: Game) -> None:
     for bad in ({}, {"seed": True}, {"seed": 1, "nonsense": 2}, ["seed"]):
         with pytest.raises(EngineError):
             game.new_match(seed=1, options=game.default_options(), first_deal=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**62))
+def test_no_card_appears_or_vanishes_between_steps(game: Game, seed: int) -> None:
+    """At every step, the hands and the cards played so far are the cards dealt: every card is
+    in one hand or on the table (a kitty the landlord took is in the landlord's hand)."""
+    record = records_of(game, seed, deals=1)[0]
+    steps = game.replay_steps(record)
+    kitty = cards(steps[0].extra.get("kitty", ""))
+    dealt = sum((cards(h) for h in steps[0].hands), Counter()) + kitty
+    played: Counter[str] = Counter()
+    for step in steps:
+        action = step.action or {}
+        if action.get("kind") == "play":
+            played += cards(action["cards"])
+        held = sum((cards(h) for h in step.hands), Counter()) + played
+        assert held in (dealt, dealt - kitty)
