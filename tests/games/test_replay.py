@@ -241,3 +241,5 @@ def test_links_to_the_replay_from_the_table_and_the_players_page(
     assert f"/tables/{pairing.table_id}/replay/" in page
     rounds = c.get(f"/events/{event.pk}/rounds/1/").content.decode()
     assert f"/tables/{pairing.table_id}/replay/" in rounds
+    team = c.get(f"/teams/{pairing.team_a_id}/").content.decode()  # the team's match cards
+    assert f"/tables/{pairing.table_id}/replay/" in team
