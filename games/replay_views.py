@@ -7,7 +7,8 @@ games/api_urls.py).
 - ``GET /api/v1/deals/<id>/record/`` (``?download=1`` as a file): the deal's record;
 - ``GET /api/v1/deals/<id>/challenges/``: the deal's leaderboard; ``POST`` ``{"seat": 0..}``
   starts a challenge (201 ``{"challenge", "table", "url"}``);
-- ``GET /api/v1/tables/<id>/replays/``: the replayable deals of the table's newest match.
+- ``GET /api/v1/tables/<id>/replays/``: the replayable deals of the table's newest match (and,
+  at a challenge's table, the leaderboard it is listed on).
 
 A deal whose hands are hidden, or whose table the user may not see, is a 404 everywhere.
 """
@@ -41,7 +42,7 @@ from config.exceptions import ApplicationError, NotAllowedError
 from games import engine_state
 from games.access import table_viewable
 from games.challenge import LeaderRow, challenge_start, deal_leaderboard
-from games.models import Deal, Match, Table
+from games.models import Challenge, Deal, Match, Table
 from games.replay import (
     deal_for_replay,
     deal_record,
@@ -208,7 +209,9 @@ class DealChallengesApi(APIView):
 
 
 class TableReplaysApi(APIView):
-    """The replayable deals of the table's newest match: ``[{"id", "number", "url"}]``."""
+    """The replayable deals of the table's newest match, ``{"deals": [{"id", "number", "url"}],
+    "challenge": url}`` (``challenge``: at a challenge's table, the leaderboard of the deal it
+    plays again)."""
 
     permission_classes = [AllowAny]
 
@@ -224,13 +227,24 @@ class TableReplaysApi(APIView):
             raise Http404
         match = Match.objects.filter(table=table).order_by("-created_at", "-id").first()
         deals = match_replay_deals(match) if match is not None else []
+        source = (
+            Challenge.objects.filter(match=match).values_list("source_id", flat=True).first()
+            if match is not None
+            else None
+        )
         return Response(
-            [
-                {
-                    "id": d.pk,
-                    "number": d.number,
-                    "url": reverse("games:deal_replay", args=[d.pk]),
-                }
-                for d in deals
-            ]
+            {
+                "deals": [
+                    {
+                        "id": d.pk,
+                        "number": d.number,
+                        "url": reverse("games:deal_replay", args=[d.pk]),
+                    }
+                    for d in deals
+                ],
+                # a challenge's table: the deal it plays again, whose leaderboard lists it
+                "challenge": reverse("games:deal_replay", args=[source]) + "#challenge"
+                if source is not None
+                else None,
+            }
         )

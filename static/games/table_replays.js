@@ -2,7 +2,8 @@
  *
  * Kept apart from table.js: it watches the result and progress sections that table.js draws and,
  * when they change (a deal ended), asks the server which deals of the match may be replayed
- * (GET /api/v1/tables/<id>/replays/: only deals whose hands are public) and lists them.
+ * (GET /api/v1/tables/<id>/replays/: only deals whose hands are public) and lists them; at a
+ * challenge's table it links to the leaderboard of the deal played again.
  */
 (function () {
   "use strict";
@@ -11,12 +12,13 @@
   var configEl = document.getElementById("table-config");
   if (!box || !configEl) return;
   var config = JSON.parse(configEl.textContent);
-  var words = { title: box.dataset.title || "", deal: box.dataset.deal || "%(n)s" };
+  var words = { title: box.dataset.title || "", deal: box.dataset.deal || "%(n)s", board: box.dataset.board || "" };
   var url = "/api/v1/tables/" + config.table + "/replays/";
   var shown = "";
   var pending = null;
 
-  function draw(deals) {
+  function draw(data) {
+    var deals = (data && data.deals) || [];
     var key = deals.map(function (d) { return d.id; }).join(",");
     if (key === shown) return;
     shown = key;
@@ -36,12 +38,21 @@
       p.appendChild(a);
     });
     box.appendChild(p);
+    if (data.challenge) {
+      var c = document.createElement("p");
+      var link = document.createElement("a");
+      link.href = data.challenge;
+      link.id = "challenge-board";
+      link.textContent = words.board || "";
+      c.appendChild(link);
+      box.appendChild(c);
+    }
   }
 
   function refresh() {
     pending = null;
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (r) { return r.ok ? r.json() : []; })
+      .then(function (r) { return r.ok ? r.json() : {}; })
       .then(draw)
       .catch(function () {});
   }

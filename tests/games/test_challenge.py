@@ -116,6 +116,10 @@ def test_the_leaderboard_shows_the_original_and_every_challenge() -> None:
         assert rows.index((seat, True, deal.points[seat], None)) < rows.index(
             (seat, False, challenge.points, versus)
         )
+    # the challenge's table links to the leaderboard of the deal it played again
+    replays = Client().get(f"/api/v1/tables/{challenges[0].match.table_id}/replays/").json()
+    assert replays["challenge"] == f"/deals/{deal.pk}/replay/#challenge"
+    assert [d["number"] for d in replays["deals"]] == [1]
     # the player's page links to the replay of their finished challenge
     me = logged_in(alice).get("/accounts/me/").content.decode()
     assert f"/tables/{challenges[0].match.table_id}/replay/" in me

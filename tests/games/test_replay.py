@@ -117,7 +117,7 @@ def test_an_unfinished_deal_is_not_replayed() -> None:
     response = c.get(f"/api/v1/deals/{deal.pk}/record/")
     assert response.status_code == 404 and "detail" in response.json()
     assert c.get(f"/tables/{match.table_id}/replay/").status_code == 404
-    assert c.get(f"/api/v1/tables/{match.table_id}/replays/").json() == []
+    assert c.get(f"/api/v1/tables/{match.table_id}/replays/").json()["deals"] == []
 
 
 @pytest.fixture
@@ -142,7 +142,7 @@ def test_a_deal_a_registered_rule_keeps_hidden_is_not_replayed(hidden_rule: list
     assert c.get(f"/deals/{deal.pk}/replay/").status_code == 404
     assert c.get(f"/api/v1/deals/{deal.pk}/record/").status_code == 404
     assert c.get(f"/api/v1/deals/{deal.pk}/challenges/").status_code == 404
-    assert c.get(f"/api/v1/tables/{match.table_id}/replays/").json() == []
+    assert c.get(f"/api/v1/tables/{match.table_id}/replays/").json()["deals"] == []
     # even a superuser does not see the hands of a hidden deal
     admin = Client()
     admin.force_login(UserFactory(is_superuser=True, is_staff=True))
@@ -230,9 +230,10 @@ def test_links_to_the_replay_from_the_table_and_the_players_page(
     c = Client()
     response = c.get(f"/tables/{pairing.table_id}/replay/")
     assert response.status_code == 302 and response["Location"] == f"/deals/{deal.pk}/replay/"
-    assert c.get(f"/api/v1/tables/{pairing.table_id}/replays/").json() == [
-        {"id": deal.pk, "number": 1, "url": f"/deals/{deal.pk}/replay/"}
-    ]
+    assert c.get(f"/api/v1/tables/{pairing.table_id}/replays/").json() == {
+        "deals": [{"id": deal.pk, "number": 1, "url": f"/deals/{deal.pk}/replay/"}],
+        "challenge": None,
+    }
     table_page = c.get(f"/tables/{pairing.table_id}/").content.decode()
     assert "games/table_replays.js" in table_page
     player = pairing.team_a.members.first().player
