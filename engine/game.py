@@ -29,6 +29,7 @@ __all__ = [
     "GameOptions",
     "MatchState",
     "OptionSpec",
+    "ReplayStep",
     "ScoredSheet",
     "SheetDeal",
     "UnknownGameError",
@@ -203,6 +204,30 @@ class ScoredSheet:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One step of a finished deal's replay, every hand face up.
+
+    Step 0 is the deal as dealt (``action`` is ``None``); step ``n`` is the deal right after its
+    ``n``-th action (the action's JSON). ``view`` is the deal's public view then, ``hands`` every
+    seat's hand then (card text, seat order) and ``extra`` other cards of the deal, by name
+    (上海斗地主's ``kitty``, in the landlord's hand once taken).
+    """
+
+    action: dict[str, Any] | None
+    view: dict[str, Any]
+    hands: tuple[str, ...]
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "view": self.view,
+            "hands": list(self.hands),
+            "extra": dict(self.extra),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """Whether a selection of cards may be sent now, and why (for people).
 
@@ -349,7 +374,25 @@ class Game(Protocol):
 
     def options_from_json(self, data: Any) -> GameOptions: ...
 
-    def new_match(self, *, seed: int | str, options: GameOptions, base: int = 1) -> MatchState: ...
+    def new_match(
+        self,
+        *,
+        seed: int | str,
+        options: GameOptions,
+        base: int = 1,
+        first_deal: Mapping[str, Any] | None = None,
+    ) -> MatchState:
+        """A new match dealt from ``seed``; ``first_deal`` (from :meth:`deal_setup`) makes its
+        first deal the deal it describes (the same cards at the same seats), dealt as a deal
+        standing alone: its record names no match seed."""
+        ...
+
+    def deal_setup(self, data: Any) -> dict[str, Any]:
+        """What a new match's first deal needs to hold the cards of the deal recorded in ``data``
+        (JSON text or object) at the same seats (the ``first_deal`` of :meth:`new_match`); a deal
+        that started with a tribute (大怪路子) is dealt as the hands stood when play began.
+        Raises :class:`~engine.errors.EngineError` for a record that does not replay."""
+        ...
 
     def action_from_json(self, data: Any) -> GameAction: ...
 
@@ -384,6 +427,12 @@ class Game(Protocol):
 
     def replay_match(self, records: Sequence[Any], *, left: int | None = None) -> MatchState:
         """Replay a whole match from its deal records (JSON), checking that they chain."""
+        ...
+
+    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
+        """Replay one deal record (JSON text or object) step by step with every hand face up:
+        the deal as dealt, then after each action; checks every action and the stored result
+        as :meth:`replay_record` does (raises :class:`~engine.errors.EngineError`)."""
         ...
 
     def explain_selection(

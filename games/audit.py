@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError
-from engine.game import Game
+from engine.game import Game, MatchState
 from games import engine_state
 from games.models import Deal, FigureStep, Match, Table
 
@@ -82,7 +82,10 @@ def _online(match: Match, deals: list[Deal]) -> list[Problem]:
     if len(finished) != len(records):
         return problems
     try:
-        replayed = game.replay_match(records, left=match.left_seat) if records else None
+        if match.first_deal is not None:  # a challenge: its first deal stands alone
+            replayed = _replay_from_first_deal(game, match, records)
+        else:
+            replayed = game.replay_match(records, left=match.left_seat) if records else None
     except EngineError as exc:
         return [Problem(match.pk, None, f"the deals do not chain: {exc}")]
     if replayed is not None:
@@ -106,6 +109,29 @@ def _online(match: Match, deals: list[Deal]) -> list[Problem]:
         except engine_state.StateError as exc:
             problems.append(Problem(match.pk, match.current_deal, str(exc)))
     return problems
+
+
+def _replay_from_first_deal(
+    game: Game, match: Match, records: list[dict[str, Any]]
+) -> MatchState | None:
+    """A match whose first deal was dealt as another deal was (a challenge): its records name
+    no match seed, so the match is dealt again from its seed and first deal, and every record's
+    actions applied in order."""
+    if not records:
+        return None
+    state = game.new_match(
+        seed=match.seed,
+        options=engine_state.rules_of(match),
+        base=match.base_score,
+        first_deal=match.first_deal,
+    )
+    for record in records:
+        state.start_deal()
+        for action in record.get("actions", []):
+            state.apply(game.action_from_json(action))
+    if match.left_seat is not None:
+        state.leave(match.left_seat)
+    return state
 
 
 def _deal(

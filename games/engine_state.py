@@ -118,7 +118,12 @@ def _rebuild(match: Match, deal: Deal | None) -> MatchState:
     """Replay ``match`` up to ``deal``'s sequence number (actions committed since are left out:
     the state is exactly the one these rows name)."""
     game = game_of(match)
-    engine = game.new_match(seed=match.seed, options=rules_of(match), base=match.base_score)
+    engine = game.new_match(
+        seed=match.seed,
+        options=rules_of(match),
+        base=match.base_score,
+        first_deal=match.first_deal,
+    )
     rows = Action.objects.filter(deal__match=match, deal__number__lte=match.current_deal)
     if deal is not None:
         rows = rows.exclude(deal__number=deal.number, seq__gt=deal.seq)

@@ -208,6 +208,14 @@ class Match(models.Model):
         blank=True,
         help_text=_("An offline table's score sheet as entered, in the game's format."),
     )
+    #: the first deal dealt as another deal was (a same-deal challenge), in the game's own JSON
+    #: (``Game.deal_setup``); null for a match dealt from its seed alone
+    first_deal = models.JSONField(
+        _("first deal"),
+        null=True,
+        blank=True,
+        help_text=_("A challenge's first deal: the cards of the deal it plays again."),
+    )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     end_reason = models.CharField(
         _("ended by"), max_length=20, choices=EndReason.choices, blank=True
@@ -384,3 +392,32 @@ class FigureStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} · {self.deal_number}"
+
+
+class Challenge(models.Model):
+    """A same-deal challenge (挑战这副牌): ``player`` plays the cards of a finished deal again,
+    in ``seat``, against bots at a practice table; ``points`` are that seat's points in the
+    challenge's deal once it is over (null while it is played)."""
+
+    source = models.ForeignKey(
+        Deal, verbose_name=_("deal"), on_delete=models.CASCADE, related_name="challenges"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="challenges"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    match = models.OneToOneField(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="challenge"
+    )
+    points = models.IntegerField(_("points"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        ordering = ["-created_at", "id"]
+        constraints = [_seat_check("seat", "challenge_seat_in_range")]
+        indexes = [models.Index(fields=["source", "seat"], name="challenge_source_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.source} · {self.seat}"

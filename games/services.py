@@ -185,8 +185,12 @@ def match_start(
     turn_seconds: int = 30,
     bot_delay_ms: int = 600,
     between_deals_seconds: int = 5,
+    first_deal: dict[str, Any] | None = None,
 ) -> Match:
     """Start a match at an online table and deal its first deal; bots and timers run on Celery.
+
+    ``first_deal`` (the game's ``deal_setup`` of another deal) deals the first deal as that deal
+    was dealt: a same-deal challenge.
 
     Raises ApplicationError for an offline table, a table whose seats are not all taken, one
     with a match going on, or bad options.
@@ -208,13 +212,17 @@ def match_start(
         )
     except EngineError as exc:
         raise ApplicationError(f"Bad rule options: {exc}") from None
-    engine = engine_state.game_of(table).new_match(
-        seed=0,
-        options=engine_state.game_of(table).options_from_json(
-            {**options, "deals_per_match": deals_per_match}
-        ),
-        base=base_score,
-    )
+    try:
+        engine = engine_state.game_of(table).new_match(
+            seed=0,
+            options=engine_state.game_of(table).options_from_json(
+                {**options, "deals_per_match": deals_per_match}
+            ),
+            base=base_score,
+            first_deal=first_deal,
+        )
+    except EngineError as exc:
+        raise ApplicationError(f"Bad first deal: {exc}") from None
     match = Match.objects.create(
         table=table,
         game=table.game,
@@ -230,6 +238,7 @@ def match_start(
         turn_seconds=turn_seconds,
         bot_delay_ms=bot_delay_ms,
         between_deals_seconds=between_deals_seconds,
+        first_deal=first_deal,
         started_at=timezone.now(),
     )
     FigureStep.objects.create(match=match, deal_number=0, figures=match.figures)

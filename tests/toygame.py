@@ -35,6 +35,7 @@ from engine.game import (
     Game,
     MatchState,
     OptionSpec,
+    ReplayStep,
     ScoredSheet,
     SheetDeal,
     Verdict,
@@ -243,8 +244,23 @@ def deal_seed(match_seed: int | str, number: int) -> int:
 class ToyMatch:
     """A match of 玩具牌 in play, as :class:`engine.game.MatchState`."""
 
-    def __init__(self, *, seed: int | str, options: ToyOptions, base: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int | str,
+        options: ToyOptions,
+        base: int = 1,
+        first_deal: Mapping[str, Any] | None = None,
+    ) -> None:
         self.seed, self.options, self.base = seed, options, _int(base, "base", 1)
+        self.first: tuple[int, int] | None = None
+        if first_deal is not None:  # {seed, dealer}: deal 1 dealt as another deal was
+            if not isinstance(first_deal, Mapping) or set(first_deal) != {"seed", "dealer"}:
+                raise EngineError(f"a first deal is {{seed, dealer}}, not {first_deal!r}")
+            self.first = (
+                _int(first_deal["seed"], "seed", 0),
+                _seat(first_deal["dealer"], "dealer"),
+            )
         self.deals: list[ToyDeal] = []
         self._results: list[dict[str, Any]] = []
         self._points, self._tricks = [0, 0, 0, 0], [0, 0, 0, 0]
@@ -288,10 +304,10 @@ class ToyMatch:
         if self.over or self.in_deal:
             raise IllegalActionError("the match is over" if self.over else "a deal is on")
         number = len(self.deals) + 1
-        seed = deal_seed(self.seed, number)
-        self.deals.append(
-            ToyDeal(number=number, seed=seed, dealer=(number - 1) % 4, base=self.base)
-        )
+        seed, dealer = deal_seed(self.seed, number), (number - 1) % 4
+        if self.first is not None and number == 1:
+            seed, dealer = self.first
+        self.deals.append(ToyDeal(number=number, seed=seed, dealer=dealer, base=self.base))
         return self.deal_info(number)
 
     def deal_info(self, number: int) -> DealInfo:
@@ -391,7 +407,8 @@ class ToyMatch:
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)
         headers = {"game": "toy", "deal": number, "dealer": deal.dealer, "seed": deal.seed}
-        headers |= {"match_seed": self.seed, "base": self.base}
+        alone = self.first is not None and number == 1  # dealt as another deal: no match seed
+        headers |= {"match_seed": "" if alone else self.seed, "base": self.base}
         headers |= {"options": self.options.to_json(), **labels}
         actions = [a.to_json() for a in deal.actions]
         return {"headers": headers, "actions": actions, "result": deal.result}
@@ -498,10 +515,36 @@ class ToyGame:
     def options_from_json(self, data: Any) -> ToyOptions:
         return ToyOptions.from_json(data)
 
-    def new_match(self, *, seed: int | str, options: Any, base: int = 1) -> ToyMatch:
+    def new_match(
+        self,
+        *,
+        seed: int | str,
+        options: Any,
+        base: int = 1,
+        first_deal: Mapping[str, Any] | None = None,
+    ) -> ToyMatch:
         if not isinstance(options, ToyOptions):
             raise EngineError(f"not the options of 玩具牌: {options!r}")
-        return ToyMatch(seed=seed, options=options, base=base)
+        return ToyMatch(seed=seed, options=options, base=base, first_deal=first_deal)
+
+    def deal_setup(self, data: Any) -> dict[str, Any]:
+        self.replay_record(data)  # only a deal that replays is dealt again
+        h = _read(data)["headers"]
+        return {"seed": h["seed"], "dealer": h["dealer"]}
+
+    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
+        record = _read(data)
+        h = record["headers"]
+        deal = ToyDeal(number=h["deal"], seed=h["seed"], dealer=h["dealer"], base=h["base"])
+        steps = [ReplayStep(None, deal.public_view(), tuple(" ".join(x) for x in deal.hands))]
+
+        def apply(action: ToyAction) -> None:
+            deal.apply(action)
+            hands = tuple(" ".join(x) for x in deal.hands)
+            steps.append(ReplayStep(action.to_json(), deal.public_view(), hands))
+
+        _replay_into(apply, deal, record, "")
+        return tuple(steps)
 
     def action_from_json(self, data: Any) -> ToyAction:
         return ToyAction.from_json(data)

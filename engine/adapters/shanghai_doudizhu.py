@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.adapters.shanghai_doudizhu_sheet import score_sheet
-from engine.cards import parse_cards
+from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
@@ -53,6 +53,7 @@ from engine.game import (
     GameOptions,
     MatchState,
     OptionSpec,
+    ReplayStep,
     ScoredSheet,
     Verdict,
 )
@@ -75,6 +76,7 @@ from engine.shanghai_doudizhu import (
     replay,
     replay_match,
 )
+from engine.shanghai_doudizhu.record import replay_steps
 
 __all__ = ["GAME", "DoudizhuGame", "DoudizhuMatchState", "DoudizhuOptions"]
 
@@ -149,11 +151,61 @@ def _figures(match: Match) -> dict[str, dict[str, int]]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class FirstDeal:
+    """A match's first deal dealt as another deal was (``DoudizhuGame.deal_setup``): its seed,
+    荒番 factor and first bidder, and the hands, kitty and marked card of a hand-made deal."""
+
+    seed: int | str
+    huangfan: int
+    first_bidder: int | None
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    kitty: tuple[Card, ...] = ()
+    marked: tuple[int, Card] | None = None
+
+    @classmethod
+    def from_json(cls, data: Any) -> FirstDeal:
+        keys = {"seed", "huangfan", "first_bidder", "hands", "kitty", "marked"}
+        if not isinstance(data, Mapping) or "seed" not in data or set(data) - keys:
+            raise EngineError(f"a first deal is {{seed, huangfan, first_bidder}}, not {data!r}")
+        seed, huangfan = data["seed"], data.get("huangfan", 0)
+        first = data.get("first_bidder")
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise EngineError(f"a first deal's seed is a number or text, not {seed!r}")
+        if isinstance(huangfan, bool) or not isinstance(huangfan, int) or huangfan < 0:
+            raise EngineError(f"a first deal's 荒番 factor is 0 or more, not {huangfan!r}")
+        if first is not None and (isinstance(first, bool) or first not in range(4)):
+            raise EngineError(f"a first deal's first bidder is a seat 0-3, not {first!r}")
+        hands = data.get("hands")
+        if hands is None:
+            return cls(seed, huangfan, first)
+        if not isinstance(hands, list) or len(hands) != 4:
+            raise EngineError(f"a first deal's hands are four card texts, not {hands!r}")
+        marked = data.get("marked")
+        mark = None
+        if marked is not None:
+            if not isinstance(marked, Mapping) or marked.get("seat") not in range(4):
+                raise EngineError(f"a first deal's marked card is {{seat, card}}, not {marked!r}")
+            cards = parse_cards(str(marked.get("card", "")))
+            if len(cards) != 1:
+                raise EngineError(f"a first deal's marked card is one card, not {marked!r}")
+            mark = (int(marked["seat"]), cards[0])
+        return cls(
+            seed,
+            huangfan,
+            first,
+            tuple(tuple(parse_cards(str(h))) for h in hands),
+            tuple(parse_cards(str(data.get("kitty", "")))),
+            mark,
+        )
+
+
 class DoudizhuMatchState:
     """A match of 上海斗地主 in play, as :class:`engine.game.MatchState`."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, first: FirstDeal | None = None) -> None:
         self.match = match
+        self.first = first
 
     @property
     def seed(self) -> int | str:
@@ -219,7 +271,23 @@ class DoudizhuMatchState:
         return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
-        self.match.start_deal()
+        first = self.first if not self.match.deals else None
+        if first is None:
+            self.match.start_deal()
+        else:
+            try:
+                deal = Deal(
+                    seed=first.seed,
+                    rules=self.match.rules,
+                    huangfan=first.huangfan,
+                    first_bidder=first.first_bidder,
+                    hands=first.hands,
+                    kitty=first.kitty,
+                    marked=first.marked,
+                )
+            except EngineError as exc:
+                raise EngineError(f"the first deal cannot be dealt: {exc}") from None
+            self.match.deals.append(deal)
         return self.deal_info(len(self.match.deals))
 
     def deal_info(self, number: int) -> DealInfo:
@@ -304,7 +372,9 @@ class DoudizhuMatchState:
 
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)
-        return Record.from_deal(deal, number=number, match_seed=self.match.seed, **labels).to_json()
+        # a first deal dealt as another deal was stands alone: no match seed deals it
+        match_seed = None if self.first is not None and number == 1 else self.match.seed
+        return Record.from_deal(deal, number=number, match_seed=match_seed, **labels).to_json()
 
     def to_json(self) -> dict[str, Any]:
         return self.match.to_json()
@@ -375,11 +445,41 @@ class DoudizhuGame:
     def options_from_json(self, data: Any) -> DoudizhuOptions:
         return DoudizhuOptions.from_json(data)
 
-    def new_match(self, *, seed: int | str, options: Any, base: int = 1) -> DoudizhuMatchState:
+    def new_match(
+        self,
+        *,
+        seed: int | str,
+        options: Any,
+        base: int = 1,
+        first_deal: Mapping[str, Any] | None = None,
+    ) -> DoudizhuMatchState:
         if not isinstance(options, DoudizhuOptions):
             raise EngineError(f"not the options of 上海斗地主: {options!r}")
         rules = dataclasses.replace(options.rules, base=base)
-        return DoudizhuMatchState(Match(seed=seed, rules=rules))
+        first = None if first_deal is None else FirstDeal.from_json(first_deal)
+        return DoudizhuMatchState(Match(seed=seed, rules=rules), first)
+
+    def deal_setup(self, data: Any) -> dict[str, Any]:
+        """The deal's seed, 荒番 factor and first bidder (the hands, kitty and marked card of a
+        hand-made deal)."""
+        record = _read(data)
+        replay(record)  # only a deal that replays is dealt again
+        h = record.headers.to_json()
+        return {k: h[k] for k in FirstDeal.__slots__ if k in h}
+
+    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
+        steps: list[ReplayStep] = []
+
+        def seen(deal: Deal, action: Action | None) -> None:
+            hands = tuple(format_cards(deal.hand(s)) for s in range(4))
+            extra = {"kitty": format_cards(deal.kitty)}  # public in a replay, taken or not
+            view = deal.public_view()
+            steps.append(
+                ReplayStep(None if action is None else action.to_json(), view, hands, extra)
+            )
+
+        replay_steps(_read(data), seen)
+        return tuple(steps)
 
     def action_from_json(self, data: Any) -> Action:
         return Action.from_json(data)

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.adapters.xiaoluzi_sheet import score_sheet
-from engine.cards import parse_cards
+from engine.cards import format_cards, parse_cards
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
@@ -46,6 +46,7 @@ from engine.game import (
     Game,
     MatchState,
     OptionSpec,
+    ReplayStep,
     ScoredSheet,
     Verdict,
 )
@@ -67,6 +68,8 @@ from engine.xiaoluzi import (
     replay,
     replay_match,
 )
+from engine.xiaoluzi.actions import SEATS
+from engine.xiaoluzi.record import replay_steps
 
 __all__ = ["GAME", "XiaoluziGame", "XiaoluziMatchState"]
 
@@ -99,11 +102,27 @@ def _silver(values: Sequence[int]) -> dict[str, dict[str, int]]:
     return {"silver": {str(s): v for s, v in enumerate(values)}}
 
 
+def _first_deal(data: Any) -> tuple[int | str, tuple[str, ...] | None]:
+    """A first deal dealt as another deal was (``XiaoluziGame.deal_setup``): its seed, and its
+    hands when the deal was hand-made."""
+    if not isinstance(data, Mapping) or "seed" not in data or set(data) - {"seed", "hands"}:
+        raise EngineError(f"a first deal is {{seed[, hands]}}, not {data!r}")
+    seed, hands = data["seed"], data.get("hands")
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise EngineError(f"a first deal's seed is a number or text, not {seed!r}")
+    if hands is not None and (not isinstance(hands, list) or len(hands) != SEAT_COUNT):
+        raise EngineError(f"a first deal's hands are four card texts, not {hands!r}")
+    return seed, None if hands is None else tuple(str(h) for h in hands)
+
+
 class XiaoluziMatchState:
     """A match of 小路子 in play, as :class:`engine.game.MatchState`."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(
+        self, match: Match, first: tuple[int | str, tuple[str, ...] | None] | None = None
+    ) -> None:
         self.match = match
+        self.first = first
 
     @property
     def seed(self) -> int | str:
@@ -168,7 +187,16 @@ class XiaoluziMatchState:
         return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
-        self.match.start_deal()
+        if self.first is not None and not self.match.deals:
+            if self.match.over:
+                raise EngineError("the match is over")
+            seed, hands = self.first
+            try:
+                self.match.deals.append(Deal(seed=seed, rules=self.match.rules, hands=hands))
+            except EngineError as exc:
+                raise EngineError(f"the first deal cannot be dealt: {exc}") from None
+        else:
+            self.match.start_deal()
         return self.deal_info(len(self.match.deals))
 
     def deal_info(self, number: int) -> DealInfo:
@@ -243,7 +271,9 @@ class XiaoluziMatchState:
 
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)
-        return Record.from_deal(deal, number=number, match_seed=self.match.seed, **labels).to_json()
+        # a first deal dealt as another deal was stands alone: no match seed deals it
+        match_seed = None if self.first is not None and number == 1 else self.match.seed
+        return Record.from_deal(deal, number=number, match_seed=match_seed, **labels).to_json()
 
     def to_json(self) -> dict[str, Any]:
         return self.match.to_json()
@@ -321,12 +351,40 @@ class XiaoluziGame:
     def options_from_json(self, data: Any) -> Rules:
         return Rules.from_json(data)
 
-    def new_match(self, *, seed: int | str, options: Any, base: int = 1) -> XiaoluziMatchState:
+    def new_match(
+        self,
+        *,
+        seed: int | str,
+        options: Any,
+        base: int = 1,
+        first_deal: Mapping[str, Any] | None = None,
+    ) -> XiaoluziMatchState:
         if not isinstance(options, Rules):
             raise EngineError(f"not the options of 小路子: {options!r}")
+        first = None if first_deal is None else _first_deal(first_deal)
         return XiaoluziMatchState(
-            Match(seed=seed, rules=dataclasses.replace(options, base_score=base))
+            Match(seed=seed, rules=dataclasses.replace(options, base_score=base)), first
         )
+
+    def deal_setup(self, data: Any) -> dict[str, Any]:
+        """The deal's seed (its hands too when it was hand-made)."""
+        record = _read(data)
+        replay(record)  # only a deal that replays is dealt again
+        setup: dict[str, Any] = {"seed": record.headers.seed}
+        if record.headers.hand_made and record.headers.hands is not None:
+            setup["hands"] = [format_cards(h) for h in record.headers.hands]
+        return setup
+
+    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
+        steps: list[ReplayStep] = []
+
+        def seen(deal: Deal, action: Action | None) -> None:
+            hands = tuple(format_cards(deal.hand(s)) for s in SEATS)
+            view = deal.public_view()
+            steps.append(ReplayStep(None if action is None else action.to_json(), view, hands))
+
+        replay_steps(_read(data), seen)
+        return tuple(steps)
 
     def action_from_json(self, data: Any) -> Action:
         return Action.from_json(data)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, Rank, format_cards, parse_cards
@@ -26,8 +27,8 @@ from engine.daguai.deal import Deal, Phase
 from engine.daguai.match import Match, MatchEnd
 from engine.daguai.offline import OfflineEntry, score_match
 from engine.daguai.plays import Play, classify, parse_level
-from engine.daguai.record import Record, replay, replay_match
-from engine.daguai.result import DealResult, EscapeResult, Levels, Team
+from engine.daguai.record import Record, replay, replay_match, replay_steps
+from engine.daguai.result import SEATS, DealResult, EscapeResult, Levels, Team
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
@@ -36,6 +37,7 @@ from engine.game import (
     Game,
     MatchState,
     OptionSpec,
+    ReplayStep,
     ScoredSheet,
     SheetDeal,
     Verdict,
@@ -113,11 +115,48 @@ def _deal_info(number: int, deal: Deal) -> DealInfo:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class FirstDeal:
+    """A match's first deal dealt as another deal was (see ``DaguaiGame.deal_setup``): its seed,
+    dealer and levels, and the hands it starts from when they are not the seed's."""
+
+    seed: int | str
+    dealer: int
+    levels: Levels
+    hands: tuple[tuple[Card, ...], ...] | None
+
+    @classmethod
+    def from_json(cls, data: Any) -> FirstDeal:
+        if not isinstance(data, Mapping) or not {"seed", "dealer", "levels"} <= set(data):
+            raise EngineError(f"a first deal is {{seed, dealer, levels[, hands]}}, not {data!r}")
+        unknown = set(data) - {"seed", "dealer", "levels", "hands"}
+        if unknown:
+            raise EngineError(f"a first deal has no {sorted(unknown)}")
+        seed, dealer = data["seed"], data["dealer"]
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise EngineError(f"a first deal's seed is a number or text, not {seed!r}")
+        if isinstance(dealer, bool) or dealer not in SEATS:
+            raise EngineError(f"a first deal's dealer is a seat 0-5, not {dealer!r}")
+        hands = data.get("hands")
+        parsed = None
+        if hands is not None:
+            if not isinstance(hands, list) or len(hands) != 6:
+                raise EngineError(f"a first deal's hands are six card texts, not {hands!r}")
+            parsed = tuple(tuple(parse_cards(str(h))) for h in hands)
+        return cls(seed, dealer, Levels.from_json(data["levels"]), parsed)
+
+
 class DaguaiMatchState:
     """A match of 大怪路子 in play, as :class:`engine.game.MatchState`."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, first: FirstDeal | None = None) -> None:
         self.match = match
+        self.first = first
+        if first is not None and not match.deals:
+            # the first deal is played at the other deal's levels, from its dealer
+            match.levels = first.levels
+            match.ladder = [first.levels]
+            match._next_dealer = first.dealer
 
     @property
     def seed(self) -> int | str:
@@ -187,7 +226,11 @@ class DaguaiMatchState:
         return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
-        self.match.start_deal()
+        first = self.first if not self.match.deals else None
+        if first is None:
+            self.match.start_deal()
+        else:
+            self.match.start_deal(hands=first.hands, seed=first.seed)
         return self.deal_info(len(self.match.deals))
 
     def deal_info(self, number: int) -> DealInfo:
@@ -241,7 +284,9 @@ class DaguaiMatchState:
 
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)
-        return Record.from_deal(deal, number=number, match_seed=self.match.seed, **labels).to_json()
+        # a first deal dealt as another deal was stands alone: no match seed deals it
+        match_seed = None if self.first is not None and number == 1 else self.match.seed
+        return Record.from_deal(deal, number=number, match_seed=match_seed, **labels).to_json()
 
     def to_json(self) -> dict[str, Any]:
         return self.match.to_json()
@@ -304,6 +349,10 @@ def _sheet_entries(deals: Any) -> list[OfflineEntry]:
     return entries
 
 
+def _record(data: Any) -> Record:
+    return Record.loads(data) if isinstance(data, str) else Record.from_json(data)
+
+
 class DaguaiGame:
     """大怪路子 as :class:`engine.game.Game`."""
 
@@ -351,10 +400,49 @@ class DaguaiGame:
     def options_from_json(self, data: Any) -> Rules:
         return Rules.from_json(data)
 
-    def new_match(self, *, seed: int | str, options: Any, base: int = 1) -> DaguaiMatchState:
+    def new_match(
+        self,
+        *,
+        seed: int | str,
+        options: Any,
+        base: int = 1,
+        first_deal: Mapping[str, Any] | None = None,
+    ) -> DaguaiMatchState:
         if not isinstance(options, Rules):
             raise EngineError(f"not the options of 大怪路子: {options!r}")
-        return DaguaiMatchState(Match(seed=seed, rules=options, base=base))
+        first = None if first_deal is None else FirstDeal.from_json(first_deal)
+        return DaguaiMatchState(Match(seed=seed, rules=options, base=base), first)
+
+    def deal_setup(self, data: Any) -> dict[str, Any]:
+        """The deal's seed, dealer and levels; after a tribute (进贡/还贡), the hands as they
+        stood when play began (the challenge starts there: no tribute is paid again)."""
+        record = _record(data)
+        deal = record.new_deal()
+        for action in record.actions:
+            if deal.phase is not Phase.RETURN:
+                break
+            deal.apply(action)
+        h = record.headers
+        setup: dict[str, Any] = {"seed": h.seed, "dealer": h.dealer, "levels": h.levels.to_json()}
+        if deal.tributes or h.hands is not None:
+            setup["hands"] = [format_cards(deal.hand(s)) for s in SEATS]
+        return setup
+
+    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
+        steps: list[ReplayStep] = []
+
+        def seen(deal: Deal, action: Action | None) -> None:
+            view = deal.public_view()
+            # every card is public in a replay: the tribute cards and the returns too
+            for t, tribute in zip(view["tributes"], deal.tributes, strict=True):
+                t["card"] = str(tribute.card)
+                if tribute.receiver in deal.returns:
+                    t["return"] = str(deal.returns[tribute.receiver])
+            hands = tuple(format_cards(deal.hand(s)) for s in SEATS)
+            steps.append(ReplayStep(None if action is None else action.to_json(), view, hands))
+
+        replay_steps(_record(data), seen)
+        return tuple(steps)
 
     def action_from_json(self, data: Any) -> Action:
         return Action.from_json(data)
@@ -435,8 +523,7 @@ class DaguaiGame:
         return Record.from_json(data).to_json()
 
     def replay_record(self, data: Any) -> dict[str, Any]:
-        record = Record.loads(data) if isinstance(data, str) else Record.from_json(data)
-        deal = replay(record)
+        deal = replay(_record(data))
         result = deal.result
         return {
             "finish": list(deal.finish),

@@ -112,14 +112,20 @@ class Match:
 
     # -- driving -------------------------------------------------------------------------------
 
-    def start_deal(self, *, hands: Sequence[Sequence[Card]] | None = None) -> Deal:
-        """Deal the next deal (with its tribute); raises when the match is over or a deal is on."""
+    def start_deal(
+        self, *, hands: Sequence[Sequence[Card]] | None = None, seed: int | str | None = None
+    ) -> Deal:
+        """Deal the next deal (with its tribute); raises when the match is over or a deal is on.
+
+        ``hands`` replaces the seeded shuffle, ``seed`` the seed the match draws for the deal (a
+        deal dealt again elsewhere: a same-deal challenge)."""
         if self.over:
             raise IllegalActionError(f"the match is over ({self.end.value if self.end else ''})")
         if self.deal is not None:
             raise IllegalActionError("a deal is being played; finish it first")
+        drawn = self._rng.getrandbits(63)
         deal = Deal(
-            seed=self._rng.getrandbits(63),
+            seed=drawn if seed is None else seed,
             dealer=self._next_dealer,
             levels=self.levels,
             tributes=self._tributes,

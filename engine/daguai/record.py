@@ -17,7 +17,7 @@ re-checks every action and raises :class:`ReplayError` naming the first bad one.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "match_records",
     "replay",
     "replay_match",
+    "replay_steps",
 ]
 
 #: The game named in every record's headers.
@@ -333,6 +334,21 @@ def replay(record: Record) -> Deal:
     """
     deal = record.new_deal()
     _apply_all(deal, record.actions, deal.apply)
+    _check_result(deal, record.result)
+    return deal
+
+
+def replay_steps(record: Record, seen: Callable[[Deal, Action | None], None]) -> Deal:
+    """Replay a record as :func:`replay` does, calling ``seen(deal, None)`` on the deal as dealt
+    and ``seen(deal, action)`` right after each action (a step-by-step viewer's snapshots)."""
+    deal = record.new_deal()
+    seen(deal, None)
+
+    def apply(action: Action) -> None:
+        deal.apply(action)
+        seen(deal, action)
+
+    _apply_all(deal, record.actions, apply)
     _check_result(deal, record.result)
     return deal
 
