@@ -122,5 +122,8 @@ register_messages(
         "common.unknown_action": "Unknown action {kind!r}: use {known}.",
         "common.no_deal": "no deal is being played",
         "common.options_object": "rules options must be an object, not {data!r}",
+        "cards.unknown_token": "unknown card token {token!r}",
+        "cards.unknown_token_in": "unknown card token {token!r} in {text!r}",
+        "cards.unknown_rank": "unknown rank {token!r}",
     }
 )

@@ -26,6 +26,7 @@ from engine.errors import EngineError
 from games import engine_state, selectors, services
 from games.access import table_viewable
 from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain
+from games.engine_messages import engine_message
 from games.models import Table
 
 
@@ -132,7 +133,8 @@ def action_as_text(table: Table, seat: int, sent: Any) -> tuple[str, str]:
     try:
         wanted = game.action_from_json({**sent, "seat": seat}).to_json()
     except (EngineError, KeyError, TypeError, ValueError) as exc:
-        message = _("This is no action of this game: %(error)s") % {"error": exc}
+        error = engine_message(exc) if isinstance(exc, EngineError) else str(exc)
+        message = _("This is no action of this game: %(error)s") % {"error": error}
         raise ApplicationError(message) from None
     value = sent.get("value")
     texts = [sent.get("cards"), "" if value is None else str(value)]

@@ -24,6 +24,7 @@ from engine.errors import EngineError
 from engine.game import Game, GameAction, MatchState
 from engine.registry import DEFAULT_GAME, get_game
 from games import engine_state, events, presence, selectors
+from games.engine_messages import engine_message
 from games.models import Action, Deal, FigureStep, Match, Player, Table, TableSeat
 
 
@@ -67,7 +68,7 @@ def table_create(
     try:
         seat_count = get_game(game).seat_count
     except EngineError as exc:
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc)) from None
     if len(players) != seat_count:
         raise ApplicationError(
             f"A table of this game needs exactly {seat_count} players, got {len(players)}."
@@ -215,7 +216,9 @@ def match_start(
             {**options, "deals_per_match": deals_per_match}
         )
     except EngineError as exc:
-        raise ApplicationError(f"Bad rule options: {exc}") from None
+        raise ApplicationError(
+            _("Bad rule options: %(error)s") % {"error": engine_message(exc)}
+        ) from None
     engine = engine_state.game_of(table).new_match(
         seed=0,
         options=engine_state.game_of(table).options_from_json(
@@ -557,6 +560,15 @@ def _playing(table: Table) -> _Locked:
     return _lock(match_id)
 
 
+def seat_names(table: Table) -> list[str]:
+    """The names of the table's players by seat (for messages that name seats)."""
+    names = [_("seat %(n)s") % {"n": seat} for seat in range(table.seat_count)]
+    for seat, name in TableSeat.objects.filter(table=table).values_list("seat", "player__name"):
+        if 0 <= seat < len(names):
+            names[seat] = name
+    return names
+
+
 @transaction.atomic
 def seat_act(
     *, table: Table, seat: int, kind: str, cards: str = "", seq: int, deal: int | None = None
@@ -573,7 +585,7 @@ def seat_act(
     try:
         action = engine_state.game_of(table).seat_action(seat, kind, cards)
     except EngineError as exc:
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
     locked = _playing(table)
     engine = locked.engine
     if not engine.in_deal or locked.deal is None:
@@ -594,7 +606,7 @@ def seat_act(
         engine.apply(action)
     except EngineError as exc:
         engine_state.forget(locked.match.pk)
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
     _store_actions(locked)
     _commit(locked)
     assert locked.deal is not None
@@ -693,7 +705,7 @@ def offline_match_record(
         rules = game.options_from_json({**options, "deals_per_match": deals_per_match})
         scored = game.score_sheet(sheet, options=rules, base=base_score)
     except EngineError as exc:
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
     Match.objects.filter(table=table).delete()
     match = Match(
         table=table,
