@@ -200,9 +200,7 @@ def parse_cards(text: str) -> list[Card]:
     for token in tokens:
         card = _CARD_BY_TOKEN.get(token.upper())
         if card is None:
-            raise InvalidNotationError.of(
-                "cards.unknown_token_in", token=token, text=text.strip()
-            )
+            raise InvalidNotationError.of("cards.unknown_token_in", token=token, text=text.strip())
         cards.append(card)
     return cards
 
