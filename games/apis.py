@@ -27,6 +27,7 @@ from games import engine_state, selectors, services
 from games.access import table_viewable
 from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain
 from games.engine_messages import engine_message
+from games.leaving import leave_terms
 from games.models import Table
 
 
@@ -265,6 +266,24 @@ class TableLeaveApi(APIView):
     not leaving (the system plays for an absent seat)."""
 
     permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "LeaveTerms",
+                {
+                    "kind": serializers.ChoiceField(["escape", "noted", "left", "none"]),
+                    "points": serializers.IntegerField(),
+                    "text": serializers.CharField(),
+                },
+            ),
+            **_REFUSALS,
+        }
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """What leaving would cost the caller now, in the table's game (the confirmation)."""
+        table, seat = _seated(request, table_id)
+        return Response(leave_terms(table=table, seat=seat))
 
     @extend_schema(request=None, responses={200: StateSerializer, **_REFUSALS})
     def post(self, request: Request, table_id: int) -> Response:

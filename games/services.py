@@ -646,7 +646,12 @@ def seat_escape(*, table: Table, seat: int) -> str:
         presence.leave_note(locked.match.pk, seat)
         return "noted"
     if engine.in_deal:
-        engine.escape(seat)
+        try:
+            engine.escape(seat)
+        except EngineError:  # a seat that cannot escape this deal (小路子: a bystander)
+            engine_state.forget(locked.match.pk)
+            presence.leave_note(locked.match.pk, seat)
+            return "noted"
         _store_actions(locked)
         outcome = "escape"
     else:

@@ -18,6 +18,7 @@ from games import engine_state, selectors
 from games.access import table_viewable
 from games.models import Table
 from games.practice import practice_table_open
+from games.table_context import table_context
 
 
 def table_strings() -> dict[str, Any]:
@@ -29,6 +30,7 @@ def table_strings() -> dict[str, Any]:
         "bot": _("bot"),
         "sideA": _("Team A"),
         "sideB": _("Team B"),
+        "botName": _("Bot %(number)s"),
         "dealer": _("dealer (庄)"),
         "cardsLeft": _("%(n)s cards"),
         "finished": _("finished #%(n)s"),
@@ -215,6 +217,8 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "game": table.game,
         "seatCount": table.seat_count,
     }
+    belongs = table_context(table.pk)  # the event and round of a table of a round
+    config["sideNames"] = belongs.side_names if belongs is not None else {}
     game = engine_state.game_of(table)
     english = not (get_language() or "").startswith("zh")
     context = {
@@ -223,6 +227,8 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "config": config,
         "strings": table_strings(),
         "positions": range(table.seat_count),
+        "title": belongs.title if belongs is not None else table.title,
+        "crumbs": belongs.links if belongs is not None else (),
         "game_name": game.name_en if english else game.name_zh,
     }
     return render(request, "games/table.html", context)
