@@ -202,13 +202,15 @@ def match_start(
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.mode != Table.Mode.ONLINE:
-        raise ApplicationError("An offline table's results are entered by a referee.")
+        raise ApplicationError(_("An offline table's results are entered by a referee."))
     if TableSeat.objects.filter(table=table).count() != table.seat_count:
-        raise ApplicationError(f"A table needs {table.seat_count} seated players to start.")
+        raise ApplicationError(
+            _("A table needs %(count)d seated players to start.") % {"count": table.seat_count}
+        )
     if Match.objects.filter(table=table, status__in=[Match.Status.PENDING, Match.Status.PLAYING]):
-        raise ApplicationError("This table already has a match going on.")
+        raise ApplicationError(_("This table already has a match going on."))
     if base_score < 1 or deals_per_match < 1 or turn_seconds < 1:
-        raise ApplicationError("Base score, deals per match and turn time must be at least 1.")
+        raise ApplicationError(_("Base score, deals per match and turn time must be at least 1."))
     options = dict(rule_options or {})
     options.pop("deals_per_match", None)
     try:
@@ -556,7 +558,7 @@ def _playing(table: Table) -> _Locked:
         .first()
     )
     if match_id is None:
-        raise ApplicationError("No match is being played at this table.")
+        raise ApplicationError(_("No match is being played at this table."))
     return _lock(match_id)
 
 
@@ -581,7 +583,10 @@ def seat_act(
     stale for this seat (see :func:`_independent`).
     """
     if seat not in range(table.seat_count):
-        raise ApplicationError(f"Seat must be 0-{table.seat_count - 1}, not {seat!r}.")
+        raise ApplicationError(
+            _("Seat must be 0-%(last)d, not %(seat)s.")
+            % {"last": table.seat_count - 1, "seat": seat}
+        )
     try:
         action = engine_state.game_of(table).seat_action(seat, kind, cards)
     except EngineError as exc:
@@ -698,11 +703,11 @@ def offline_match_record(
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.mode != Table.Mode.OFFLINE:
-        raise ApplicationError("Only an offline table's results are entered by a referee.")
+        raise ApplicationError(_("Only an offline table's results are entered by a referee."))
     if sheet is None:
         sheet = offline_sheet(first_dealer=first_dealer, deals=deals)
     if isinstance(sheet, dict) and sheet.get("deals") == []:
-        raise ApplicationError("Enter at least one deal.")
+        raise ApplicationError(_("Enter at least one deal."))
     options = dict(rule_options or {})
     options.pop("deals_per_match", None)
     game = engine_state.game_of(table)

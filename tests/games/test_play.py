@@ -196,7 +196,7 @@ def test_an_escape_ends_the_match_with_its_points() -> None:
     assert match.end_reason == Match.EndReason.ESCAPE
     assert match.points[5] == -54
     assert [match.points[s] for s in (0, 2, 4)] == [3, 3, 3]  # nobody out: +1b each
-    with pytest.raises(ApplicationError, match="No match"):
+    with pytest.raises(ApplicationError, match="No match"), translation.override("en"):
         services.seat_escape(table=table, seat=5)
 
 
@@ -244,14 +244,15 @@ def test_match_start_refuses_bad_tables_and_options() -> None:
         services.match_start(table=table, rule_options={"nonsense": 1})
     assert not Match.objects.exists()
     services.match_start(table=table)
-    with pytest.raises(ApplicationError, match="already has a match"):
-        services.match_start(table=table)
-    offline = TableFactory(mode=Table.Mode.OFFLINE)
-    with pytest.raises(ApplicationError, match="offline"):
-        services.match_start(table=offline)
-    empty = TableFactory(seated=False)
-    with pytest.raises(ApplicationError, match="six|6"):
-        services.match_start(table=empty)
+    with translation.override("en"):  # the refusals in English (the site translates them)
+        with pytest.raises(ApplicationError, match="already has a match"):
+            services.match_start(table=table)
+        offline = TableFactory(mode=Table.Mode.OFFLINE)
+        with pytest.raises(ApplicationError, match="offline"):
+            services.match_start(table=offline)
+        empty = TableFactory(seated=False)
+        with pytest.raises(ApplicationError, match="six|6"):
+            services.match_start(table=empty)
 
 
 def test_offline_results_are_scored_by_the_engine_and_can_be_entered_again() -> None:

@@ -139,6 +139,11 @@ def test_the_leave_confirmation_states_the_games_own_escape_cost(game: str) -> N
     url = reverse("api:table_leave", args=[table.pk])
     before = _client(users[0]).get(url)
     assert before.status_code == 200 and before.json()["kind"] == "none"
+    refused = _client(users[0]).post(url)  # no match yet: nothing to leave, in the user's words
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == "这张牌桌当前没有进行中的比赛。"
+    refused = _client(users[0], "en").post(url)
+    assert refused.json()["detail"] == "No match is being played at this table."
     services.match_start(table=table, seed=5, deals_per_match=2)
     chinese = _client(users[1]).get(url).json()
     english = _client(users[1], "en").get(url).json()
