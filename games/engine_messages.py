@@ -58,6 +58,7 @@ MESSAGES: dict[str, Promise] = {
     "cards.unknown_rank": _l("%(token)s is no rank."),
     # 大怪路子: playing
     "daguai.not_awaited": _l("It is not %(seat)s's turn to act."),
+    "daguai.not_a_seat_action": _l("There is no seat %(seat)s."),
     "daguai.deal_over": _l("The deal is over."),
     "daguai.escape_system": _l("The system never escapes for a player."),
     "daguai.system_plays": _l("The system plays something else here."),

@@ -253,7 +253,9 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Apply ``action``; raises :class:`IllegalActionError` naming the action and why not."""
         if action.seat not in SEATS:
-            raise IllegalActionError(f"{action}: seat {action.seat} is not a seat (0-5)")
+            raise IllegalActionError.of(
+                "daguai.not_a_seat_action", action=str(action), seat=action.seat
+            )
         if self.phase is Phase.OVER:
             raise IllegalActionError.of("daguai.deal_over", action=str(action))
         if action.kind is ActionKind.ESCAPE:

@@ -7,6 +7,7 @@ from engine.errors import register_messages
 MESSAGES: dict[str, str] = {
     # playing a deal (deal.py)
     "daguai.not_awaited": "no action of seat {seat} is awaited ({state})",
+    "daguai.not_a_seat_action": "{action}: seat {seat} is not a seat (0-5)",
     "daguai.deal_over": "{action}: the deal is over",
     "daguai.escape_system": "{action}: an escape is never a system action",
     "daguai.system_plays": "{action}: the system plays {expected} here",
