@@ -42,8 +42,9 @@ def table_strings() -> dict[str, Any]:
         "noMatch": _("No match at this table yet."),
         "dealOf": _("deal %(n)s of %(total)s"),
         "levelRank": _("级牌 %(rank)s"),
-        "levels": _("levels A %(a)s : B %(b)s"),
-        "teamPoints": _("points A %(a)s : B %(b)s"),
+        # %(A)s and %(B)s: the sides' names (a team event's teams), else the letters A and B
+        "levels": _("levels %(A)s %(a)s : %(B)s %(b)s"),
+        "teamPoints": _("points %(A)s %(a)s : %(B)s %(b)s"),
         "matchOver": _("The match is over."),
         "betweenDeals": _("The deal is over; the next deal is being dealt."),
         "returnPrompt": _(
@@ -61,7 +62,7 @@ def table_strings() -> dict[str, Any]:
         "draw": _("A draw: no tribute, no points."),
         "won": _("%(side)s won the deal."),
         "payers": _("Paying: %(names)s."),
-        "levelChange": _("Levels A %(a0)s : B %(b0)s → A %(a)s : B %(b)s."),
+        "levelChange": _("Levels %(A)s %(a0)s : %(B)s %(b0)s → %(A)s %(a)s : %(B)s %(b)s."),
         "passedA": _("Passed A (过A)!"),
         "dealResult": _("Result of deal %(n)s"),
         "finishOrder": _("Finishing order:"),

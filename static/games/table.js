@@ -121,6 +121,11 @@
     return (seat - base + seatCount) % seatCount;
   }
 
+  function sideLabels() {
+    // in the levels and points lines: the teams' names, else the letters
+    var names = config.sideNames || {};
+    return { A: names.A || "A", B: names.B || "B" };
+  }
   function sideName(side) {
     // a team event's table names its teams; otherwise the side's letter (A 队 / B 队)
     return (config.sideNames || {})[side] || (side === "A" ? T.sideA : T.sideB);
@@ -301,8 +306,9 @@
       return;
     }
     var level = d ? fmt(T.levelRank, { rank: d.level }) + " · " : "";
-    $("level-info").textContent = level + fmt(T.levels, { a: m.levels.A, b: m.levels.B }) +
-      " · " + fmt(T.teamPoints, { a: m.team_points.A, b: m.team_points.B });
+    var sides = sideLabels();
+    $("level-info").textContent = level + fmt(T.levels, { A: sides.A, B: sides.B, a: m.levels.A, b: m.levels.B }) +
+      " · " + fmt(T.teamPoints, { A: sides.A, B: sides.B, a: m.team_points.A, b: m.team_points.B });
   }
 
   function drawHand() {
@@ -555,8 +561,9 @@
     var payers = (r.payers || []).map(seatName).join(", ");
     var text = fmt(T.won, { side: sideName(r.winner) }) + " " + fmt(T.payers, { names: payers });
     if (r.levels_before && r.levels) {
+      var sides = sideLabels();
       text += " " + fmt(T.levelChange, {
-        a0: r.levels_before.A, b0: r.levels_before.B, a: r.levels.A, b: r.levels.B,
+        A: sides.A, B: sides.B, a0: r.levels_before.A, b0: r.levels_before.B, a: r.levels.A, b: r.levels.B,
       });
     }
     if (r.passed_a) text += " " + T.passedA;

@@ -104,6 +104,8 @@ def test_a_team_tables_page_names_the_teams_and_links_back(live_asgi: str, brows
         tags = page.inner_text("#seat-0 .seat-head") + page.inner_text("#seat-1 .seat-head")
         assert pairing.team_a.name in tags and pairing.team_b.name in tags
         assert "A 队" not in tags and "Team A" not in tags
+        levels = page.inner_text("#level-info")  # the levels and points read by team
+        assert pairing.team_a.name in levels and pairing.team_b.name in levels, levels
         crumbs = page.locator("#table-crumbs a")
         assert crumbs.nth(0).inner_text() == "运动会大怪路子"
         assert crumbs.nth(1).inner_text() == ("第1轮" if language == "zh-hans" else "Round 1")
