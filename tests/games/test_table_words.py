@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from engine.registry import get_game
-from games import services
+from games import selectors, services
 from games.leaving import leave_terms
 from games.models import Match, Table, TableSeat
 from games.practice import practice_table_open
@@ -191,3 +191,31 @@ def test_leaving_between_deals_is_stated_per_game(game: str, cost: int) -> None:
     services.seat_escape(table=table, seat=1)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.points[1] == before - cost
+
+
+def test_a_bystander_of_xiaoluzi_is_told_it_cannot_escape_and_its_leave_is_noted() -> None:
+    table, users = _people_table("xiaoluzi")
+    services.match_start(table=table, seed=5, deals_per_match=2)
+    roles: list[int] = []
+    for wanted in ("declare", "counter"):  # 宣牌, then 反宣: the other two watch (旁观)
+        for _ in range(4):
+            state = selectors.table_state(table=table)
+            seat = state["deal"]["awaiting"][0]
+            legal = selectors.table_state(table=table, seat=seat)["you"]["legal"]
+            kinds = [a["kind"] for a in legal]
+            kind = wanted if wanted in kinds else kinds[-1]  # no_declare, no_counter
+            services.seat_act(table=table, seat=seat, kind=kind, seq=state["seq"])
+            if kind == wanted:
+                roles.append(seat)
+                break
+    assert len(roles) == 2
+    bystander = next(s for s in range(4) if s not in roles)
+    url = reverse("api:table_leave", args=[table.pk])
+    chinese = _client(users[bystander]).get(url).json()
+    english = _client(users[bystander], "en").get(url).json()
+    assert chinese["kind"] == english["kind"] == "noted" and chinese["points"] == 3
+    assert "不能逃跑" in chinese["text"] and "扣 3 分" in chinese["text"]
+    assert "cannot escape this deal" in english["text"] and "3 points" in english["text"]
+    left = _client(users[bystander]).post(url)
+    assert left.status_code == 200 and left.json()["leave"] == "noted"
+    assert Match.objects.get(table=table).status == Match.Status.PLAYING
