@@ -128,7 +128,7 @@ class Card:
         """
         card = _CARD_BY_TOKEN.get(token.strip().upper())
         if card is None:
-            raise InvalidNotationError(f"unknown card token {token.strip()!r}")
+            raise InvalidNotationError.of("cards.unknown_token", token=token.strip())
         return card
 
     @property
@@ -200,7 +200,7 @@ def parse_cards(text: str) -> list[Card]:
     for token in tokens:
         card = _CARD_BY_TOKEN.get(token.upper())
         if card is None:
-            raise InvalidNotationError(f"unknown card token {token!r} in {text.strip()!r}")
+            raise InvalidNotationError.of("cards.unknown_token_in", token=token, text=text.strip())
         cards.append(card)
     return cards
 
@@ -214,7 +214,7 @@ def parse_rank(token: str) -> Rank:
     """Read a rank token (``2`` .. ``10``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``SJ``, ``BJ``)."""
     rank = _RANK_BY_TOKEN.get(token.strip().upper())
     if rank is None:
-        raise InvalidNotationError(f"unknown rank {token.strip()!r}")
+        raise InvalidNotationError.of("cards.unknown_rank", token=token.strip())
     return rank
 
 

@@ -26,6 +26,8 @@ from engine.errors import EngineError
 from games import engine_state, selectors, services
 from games.access import table_viewable
 from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain
+from games.engine_messages import engine_message
+from games.leaving import leave_terms
 from games.models import Table
 
 
@@ -132,7 +134,8 @@ def action_as_text(table: Table, seat: int, sent: Any) -> tuple[str, str]:
     try:
         wanted = game.action_from_json({**sent, "seat": seat}).to_json()
     except (EngineError, KeyError, TypeError, ValueError) as exc:
-        message = _("This is no action of this game: %(error)s") % {"error": exc}
+        error = engine_message(exc) if isinstance(exc, EngineError) else str(exc)
+        message = _("This is no action of this game: %(error)s") % {"error": error}
         raise ApplicationError(message) from None
     value = sent.get("value")
     texts = [sent.get("cards"), "" if value is None else str(value)]
@@ -263,6 +266,24 @@ class TableLeaveApi(APIView):
     not leaving (the system plays for an absent seat)."""
 
     permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "LeaveTerms",
+                {
+                    "kind": serializers.ChoiceField(["escape", "noted", "left", "none"]),
+                    "points": serializers.IntegerField(),
+                    "text": serializers.CharField(),
+                },
+            ),
+            **_REFUSALS,
+        }
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """What leaving would cost the caller now, in the table's game (the confirmation)."""
+        table, seat = _seated(request, table_id)
+        return Response(leave_terms(table=table, seat=seat))
 
     @extend_schema(request=None, responses={200: StateSerializer, **_REFUSALS})
     def post(self, request: Request, table_id: int) -> Response:

@@ -17,6 +17,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.table_context import table_title
+
 #: The most seats a table may have (the games have 4 or 6); each table knows its own count.
 MAX_SEATS = 8
 
@@ -115,6 +117,11 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def title(self) -> str:
+        """The table's name as a page shows it, in the active language (see games.table_context)."""
+        return table_title(self.name)
 
 
 class TableSeat(models.Model):

@@ -13,6 +13,7 @@ from engine.game import UnknownGameError
 from engine.registry import DEFAULT_GAME, get_game, registered_keys
 from games import services
 from games.models import Match, Player, Table
+from games.table_context import BOT_NAME, PRACTICE_NAME
 
 PRACTICE_BOTS = 5  # at a table of six (大怪路子)
 PRACTICE_BOT_KIND = "heuristic"
@@ -78,12 +79,12 @@ def practice_table_open(
         return table
     bots = [
         services.player_create(
-            name=_("Bot %(number)d") % {"number": n}, is_bot=True, bot_kind=PRACTICE_BOT_KIND
+            name=BOT_NAME.format(number=n), is_bot=True, bot_kind=PRACTICE_BOT_KIND
         )
         for n in range(1, get_game(game).seat_count)
     ]
     table = services.table_create(
-        name=_("Practice · %(name)s") % {"name": player.name},
+        name=PRACTICE_NAME.format(name=player.name),  # shown in the reader's language
         players=[player, *bots],
         game=game,
     )

@@ -25,6 +25,7 @@ from engine.errors import EngineError
 from engine.game import Game, GameAction, MatchState
 from engine.registry import DEFAULT_GAME, get_game
 from games import engine_state, events, presence, selectors
+from games.engine_messages import engine_message
 from games.models import Action, Deal, FigureStep, Match, Player, Table, TableMode, TableSeat
 
 
@@ -68,7 +69,7 @@ def table_create(
     try:
         seat_count = get_game(game).seat_count
     except EngineError as exc:
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc)) from None
     if len(players) != seat_count:
         raise ApplicationError(
             f"A table of this game needs exactly {seat_count} players, got {len(players)}."
@@ -197,13 +198,15 @@ def match_start(
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.mode != Table.Mode.ONLINE:
-        raise ApplicationError("An offline table's results are entered by a referee.")
+        raise ApplicationError(_("An offline table's results are entered by a referee."))
     if TableSeat.objects.filter(table=table).count() != table.seat_count:
-        raise ApplicationError(f"A table needs {table.seat_count} seated players to start.")
+        raise ApplicationError(
+            _("A table needs %(count)d seated players to start.") % {"count": table.seat_count}
+        )
     if Match.objects.filter(table=table, status__in=[Match.Status.PENDING, Match.Status.PLAYING]):
-        raise ApplicationError("This table already has a match going on.")
+        raise ApplicationError(_("This table already has a match going on."))
     if base_score < 1 or deals_per_match < 1 or turn_seconds < 1:
-        raise ApplicationError("Base score, deals per match and turn time must be at least 1.")
+        raise ApplicationError(_("Base score, deals per match and turn time must be at least 1."))
     options = dict(rule_options or {})
     options.pop("deals_per_match", None)
     try:
@@ -211,7 +214,9 @@ def match_start(
             {**options, "deals_per_match": deals_per_match}
         )
     except EngineError as exc:
-        raise ApplicationError(f"Bad rule options: {exc}") from None
+        raise ApplicationError(
+            _("Bad rule options: %(error)s") % {"error": engine_message(exc)}
+        ) from None
     try:
         engine = engine_state.game_of(table).new_match(
             seed=0,
@@ -222,7 +227,9 @@ def match_start(
             first_deal=first_deal,
         )
     except EngineError as exc:
-        raise ApplicationError(f"Bad first deal: {exc}") from None
+        raise ApplicationError(
+            _("Bad first deal: %(error)s") % {"error": engine_message(exc)}
+        ) from None
     match = Match.objects.create(
         table=table,
         game=table.game,
@@ -558,8 +565,17 @@ def _playing(table: Table) -> _Locked:
         .first()
     )
     if match_id is None:
-        raise ApplicationError("No match is being played at this table.")
+        raise ApplicationError(_("No match is being played at this table."))
     return _lock(match_id)
+
+
+def seat_names(table: Table) -> list[str]:
+    """The names of the table's players by seat (for messages that name seats)."""
+    names = [_("seat %(n)s") % {"n": seat} for seat in range(table.seat_count)]
+    for seat, name in TableSeat.objects.filter(table=table).values_list("seat", "player__name"):
+        if 0 <= seat < len(names):
+            names[seat] = name
+    return names
 
 
 @transaction.atomic
@@ -574,11 +590,14 @@ def seat_act(
     stale for this seat (see :func:`_independent`).
     """
     if seat not in range(table.seat_count):
-        raise ApplicationError(f"Seat must be 0-{table.seat_count - 1}, not {seat!r}.")
+        raise ApplicationError(
+            _("Seat must be 0-%(last)d, not %(seat)s.")
+            % {"last": table.seat_count - 1, "seat": seat}
+        )
     try:
         action = engine_state.game_of(table).seat_action(seat, kind, cards)
     except EngineError as exc:
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
     locked = _playing(table)
     engine = locked.engine
     if not engine.in_deal or locked.deal is None:
@@ -599,7 +618,7 @@ def seat_act(
         engine.apply(action)
     except EngineError as exc:
         engine_state.forget(locked.match.pk)
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
     _store_actions(locked)
     _commit(locked)
     assert locked.deal is not None
@@ -639,7 +658,12 @@ def seat_escape(*, table: Table, seat: int) -> str:
         presence.leave_note(locked.match.pk, seat)
         return "noted"
     if engine.in_deal:
-        engine.escape(seat)
+        try:
+            engine.escape(seat)
+        except EngineError:  # a seat that cannot escape this deal (小路子: a bystander)
+            engine_state.forget(locked.match.pk)
+            presence.leave_note(locked.match.pk, seat)
+            return "noted"
         _store_actions(locked)
         outcome = "escape"
     else:
@@ -686,11 +710,11 @@ def offline_match_record(
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.mode != Table.Mode.OFFLINE:
-        raise ApplicationError("Only an offline table's results are entered by a referee.")
+        raise ApplicationError(_("Only an offline table's results are entered by a referee."))
     if sheet is None:
         sheet = offline_sheet(first_dealer=first_dealer, deals=deals)
     if isinstance(sheet, dict) and sheet.get("deals") == []:
-        raise ApplicationError("Enter at least one deal.")
+        raise ApplicationError(_("Enter at least one deal."))
     options = dict(rule_options or {})
     options.pop("deals_per_match", None)
     game = engine_state.game_of(table)
@@ -698,7 +722,7 @@ def offline_match_record(
         rules = game.options_from_json({**options, "deals_per_match": deals_per_match})
         scored = game.score_sheet(sheet, options=rules, base=base_score)
     except EngineError as exc:
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
     Match.objects.filter(table=table).delete()
     match = Match(
         table=table,

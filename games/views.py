@@ -19,6 +19,7 @@ from games import engine_state, selectors
 from games.access import table_viewable
 from games.models import Table
 from games.practice import practice_table_open
+from games.table_context import table_context
 
 
 def table_strings() -> dict[str, Any]:
@@ -30,6 +31,7 @@ def table_strings() -> dict[str, Any]:
         "bot": _("bot"),
         "sideA": _("Team A"),
         "sideB": _("Team B"),
+        "botName": _("Bot %(number)s"),
         "dealer": _("dealer (庄)"),
         "cardsLeft": _("%(n)s cards"),
         "finished": _("finished #%(n)s"),
@@ -41,8 +43,9 @@ def table_strings() -> dict[str, Any]:
         "noMatch": _("No match at this table yet."),
         "dealOf": _("deal %(n)s of %(total)s"),
         "levelRank": _("级牌 %(rank)s"),
-        "levels": _("levels A %(a)s : B %(b)s"),
-        "teamPoints": _("points A %(a)s : B %(b)s"),
+        # %(A)s and %(B)s: the sides' names (a team event's teams), else the letters A and B
+        "levels": _("levels %(A)s %(a)s : %(B)s %(b)s"),
+        "teamPoints": _("points %(A)s %(a)s : %(B)s %(b)s"),
         "matchOver": _("The match is over."),
         "betweenDeals": _("The deal is over; the next deal is being dealt."),
         "returnPrompt": _(
@@ -60,7 +63,7 @@ def table_strings() -> dict[str, Any]:
         "draw": _("A draw: no tribute, no points."),
         "won": _("%(side)s won the deal."),
         "payers": _("Paying: %(names)s."),
-        "levelChange": _("Levels A %(a0)s : B %(b0)s → A %(a)s : B %(b)s."),
+        "levelChange": _("Levels %(A)s %(a0)s : %(B)s %(b0)s → %(A)s %(a)s : %(B)s %(b)s."),
         "passedA": _("Passed A (过A)!"),
         "dealResult": _("Result of deal %(n)s"),
         "finishOrder": _("Finishing order:"),
@@ -216,6 +219,8 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "game": table.game,
         "seatCount": table.seat_count,
     }
+    belongs = table_context(table.pk)  # the event and round of a table of a round
+    config["sideNames"] = belongs.side_names if belongs is not None else {}
     game = engine_state.game_of(table)
     english = not (get_language() or "").startswith("zh")
     context = {
@@ -224,6 +229,8 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "config": config,
         "strings": table_strings(),
         "positions": range(table.seat_count),
+        "title": belongs.title if belongs is not None else table.title,
+        "crumbs": belongs.links if belongs is not None else (),
         "game_name": game.name_en if english else game.name_zh,
     }
     return render(request, "games/table.html", context)

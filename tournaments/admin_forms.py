@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from engine.errors import EngineError
 from engine.game import OptionSpec
 from engine.registry import get_game
+from games.engine_messages import engine_message
 from tournaments.models import Event, TieBreak
 
 #: Options the event sets with a field of its own.
@@ -96,7 +97,7 @@ class EventForm(forms.ModelForm):
             game.options_from_json(check)
         except EngineError as exc:
             raise forms.ValidationError(
-                _("The rule options are not valid: %(error)s") % {"error": exc}
+                _("The rule options are not valid: %(error)s") % {"error": engine_message(exc)}
             ) from None
         self.instance.rule_options = options
         return data

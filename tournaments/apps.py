@@ -8,7 +8,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.access import table_rule_register
+        from games.table_context import table_context_register
         from tournaments.selectors import table_rule
+        from tournaments.table_context import table_context
 
         # The tables of a private event, or of a draft round, follow the event's visibility.
         table_rule_register(table_rule)
+        # A table of a round links back to its event and round, and names its teams.
+        table_context_register(table_context)

@@ -20,6 +20,7 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.errors import EngineError
 from engine.registry import get_game
 from games import services as games_services
+from games.engine_messages import engine_message
 from games.models import Action, Deal, Match, Table
 from tournaments import services
 from tournaments.models import Event, Meet, Round, RoundLog
@@ -217,7 +218,7 @@ def event_simulate(
     try:
         chosen = get_game(game)
     except EngineError as exc:
-        raise ApplicationError(str(exc)) from None
+        raise ApplicationError(engine_message(exc)) from None
     if chosen.fixed_sides and teams < 2:
         raise ApplicationError(_("A simulation needs at least 2 teams."))
     if not chosen.fixed_sides and players < chosen.seat_count:

@@ -130,7 +130,7 @@ class DoudizhuOptions:
     @classmethod
     def from_json(cls, data: Any) -> DoudizhuOptions:
         if not isinstance(data, dict):
-            raise EngineError(f"rules options must be an object, not {data!r}")
+            raise EngineError.of("common.options_object", data=data)
         if "deals" in data:
             raise EngineError("unknown rules options ['deals'] (use deals_per_match)")
         data = dict(data)
@@ -267,7 +267,9 @@ class DoudizhuMatchState:
 
     def _deal(self, number: int) -> Deal:
         if not 1 <= number <= len(self.match.deals):
-            raise EngineError(f"no deal {number}: {len(self.match.deals)} deals were dealt")
+            raise EngineError.of(
+                "adapter.no_deal_number", number=number, dealt=len(self.match.deals)
+            )
         return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
@@ -430,7 +432,7 @@ class DoudizhuGame:
 
     def side_of(self, seat: int) -> str | None:
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise EngineError(f"seat must be 0-3, not {seat!r}")
+            raise EngineError.of("common.seat_range", seat=seat, high=3)
         return None
 
     def side_seats(self, side: str) -> tuple[int, ...]:
@@ -489,16 +491,16 @@ class DoudizhuGame:
         ``fight`` it is ``yes`` or ``no``, for ``play`` and ``report`` the cards."""
         kinds = [k.value for k in ActionKind if k is not ActionKind.ESCAPE]
         if kind not in kinds:
-            raise EngineError(f"Unknown action {kind!r}: use {', '.join(kinds)}.")
+            raise EngineError.of("common.unknown_action", kind=kind, known=", ".join(kinds))
         data: dict[str, Any] = {"kind": kind, "seat": seat}
         text = cards.strip()
         if kind == "bid":
             if text not in ("1", "2", "3"):
-                raise EngineError(f"a bid is 1, 2 or 3, not {text!r}")
+                raise EngineError.of("adapter.bid_value", text=text)
             data["value"] = int(text)
         elif kind in ("open", "fight"):
             if text not in ("yes", "no"):
-                raise EngineError(f"a {kind} is yes or no, not {text!r}")
+                raise EngineError.of("adapter.yes_no", kind=kind, text=text)
             data["value"] = 1 if text == "yes" else 0
         elif text:
             data["cards"] = text

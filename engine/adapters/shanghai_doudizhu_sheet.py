@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.adapters.sheet_fields import Fields, sheet_deals
-from engine.errors import EngineError
 from engine.game import ScoredSheet, SheetDeal
 from engine.shanghai_doudizhu import EscapeKind, Outcome, Rules
 from engine.shanghai_doudizhu.result import (
@@ -87,9 +86,7 @@ class _Table:
             redeals = row.integer("redeals", low=0)
             if self.listed and redeals != self.listed:
                 row.refuse(
-                    "redeals",
-                    f"{self.listed} all-pass deals are entered right before this deal, "
-                    f"not {redeals}",
+                    "redeals", "doudizhu_sheet.redeals_listed", listed=self.listed, redeals=redeals
                 )
             if not self.listed:
                 self.run += redeals
@@ -97,7 +94,9 @@ class _Table:
         mode = self.rules.huangfan
         if mode is Huangfan.MULTIPLY:
             if self.run > MAX_HUANGFAN:
-                row.refuse("redeals", f"荒番 counts at most {MAX_HUANGFAN}, not {self.run}")
+                row.refuse(
+                    "redeals", "doudizhu_sheet.huangfan_max", most=MAX_HUANGFAN, run=self.run
+                )
             return self.run
         if mode is Huangfan.QUEUE:
             return 1 if self.pending else 0
@@ -125,22 +124,22 @@ def _report(row: Fields, choices: tuple[str, ...]) -> tuple[int, bool | None]:
     without 报到)."""
     report = row.choice("report", choices, "none")
     if report == "none":
-        row.absent("report_sets", "a deal without 报到 has no sets")
+        row.absent("report_sets", "doudizhu_sheet.no_report_sets")
         return 0, None
     sets = 1
     if report.startswith("double"):
         sets = row.integer("report_sets", low=2, high=3, default=2)
     else:
-        row.absent("report_sets", "报到 declares one set (双报到: double_play, double_no_play)")
+        row.absent("report_sets", "doudizhu_sheet.double_report_sets")
     return sets, not report.endswith("no_play")
 
 
 def _factors(row: Fields, table: _Table, *, bid: int, reports: tuple[str, ...]) -> Factors:
     head, open_hand = row.flag("head_bid"), row.flag("open_hand")
     if head and bid != 3:
-        row.refuse("head_bid", f"头撂 is a bid of 3, not {bid}")
+        row.refuse("head_bid", "doudizhu_sheet.head_bid_3", bid=bid)
     if open_hand and not head:
-        row.refuse("open_hand", "摊打 happens only in a 头撂 deal (head_bid)")
+        row.refuse("open_hand", "doudizhu_sheet.open_hand_head")
     reported, fight = _report(row, reports)
     return Factors(
         base=table.rules.base,
@@ -160,7 +159,7 @@ def _won(row: Fields, table: _Table) -> DealResult:
     winner = row.choice("winner", ("landlord", "farmers"))
     if factors.fight is False:
         if winner != "landlord":
-            row.refuse("winner", "报到 不打 (report no_play) is a landlord win")
+            row.refuse("winner", "doudizhu_sheet.report_no_play_winner")
         outcome = Outcome.REPORT_NO_PLAY
     else:
         outcome = Outcome.LANDLORD if winner == "landlord" else Outcome.FARMERS
@@ -170,20 +169,19 @@ def _won(row: Fields, table: _Table) -> DealResult:
 def _escaped(row: Fields, table: _Table) -> DealResult:
     escape = row.data.get("escape")
     if not isinstance(escape, dict):
-        row.refuse("escape", f"an object with seat, kind and during, not {escape!r}")
+        row.refuse("escape", "doudizhu_sheet.escape_object", value=escape)
     what = Fields(escape, row.number, "escape.")
     what.only(("seat", "kind", "during"))
     seat = what.seat("seat")
     kind = EscapeKind(what.choice("kind", tuple(k.value for k in EscapeKind)))
     during = what.choice("during", ("bidding", "play"))
     if during == "bidding":
-        why = "an escape during the bidding has no landlord (during: play)"
-        row.absent("landlord", why)
+        row.absent("landlord", "doudizhu_sheet.bidding_no_landlord")
         for name in ("head_bid", "open_hand", "report"):
-            row.absent(name, "the bidding was not over")
+            row.absent(name, "doudizhu_sheet.bidding_not_over")
         bid = row.integer("bid", low=0, high=3, default=0)
         if bid == 3:
-            row.refuse("bid", "a bid of 3 ends the bidding at once: the escape came during play")
+            row.refuse("bid", "doudizhu_sheet.bid_3_ends")
         landlord = None
     else:
         landlord = row.seat("landlord")
@@ -194,7 +192,7 @@ def _escaped(row: Fields, table: _Table) -> DealResult:
 
 def _all_pass(row: Fields, table: _Table) -> DealResult:
     for name in (*_FACTOR_FIELDS, "redeals"):
-        row.absent(name, "an all-pass deal has none: nobody bid")
+        row.absent(name, "doudizhu_sheet.all_pass_none")
     factors = Factors(
         base=table.rules.base, huangfan=table.huangfan(row), marked_joker=row.flag("marked_joker")
     )
@@ -209,13 +207,13 @@ def _dealer(row: Fields, table: _Table, result: DealResult, first_dealer: int | 
         expected = (table.bidder + 1) % 4
     given = row.optional_seat("first_bidder")
     if given is not None and expected is not None and given != expected:
-        how = "rotates to" if rotate and row.number != 1 else "is (first_dealer)"
-        row.refuse("first_bidder", f"the first bidder {how} seat {expected}, not {given}")
+        how = "rotates" if rotate and row.number != 1 else "first"
+        row.refuse("first_bidder", f"doudizhu_sheet.bidder_{how}", expected=expected, given=given)
     bidder = given if given is not None else expected
     if bidder is not None and row.flag("head_bid") and bidder != result.landlord:
-        row.refuse("first_bidder", f"头撂 is the first bidder's bid: seat {bidder} bid first")
+        row.refuse("first_bidder", "doudizhu_sheet.head_bid_bidder", seat=bidder)
     if bidder == result.landlord and result.factors.bid == 3 and not row.flag("head_bid"):
-        row.refuse("head_bid", f"seat {bidder} bid first and bid 3: that is 头撂 (head_bid)")
+        row.refuse("head_bid", "doudizhu_sheet.is_head_bid", seat=bidder)
     table.bidder = bidder
     if bidder is not None:
         return bidder
@@ -236,13 +234,13 @@ def score_sheet(entry: Any, *, rules: Rules) -> ScoredSheet:
     left: int | None = None
     for row in rows:
         if end is not None:
-            raise EngineError(f"{row.where}: the match has already ended ({end})")
+            row.ended(end)
         row.only(_FIELDS)
         ends = [name for name in _ENDS if row.has(name) and row.data[name] is not False]
         if not ends:
-            row.refuse("winner", "missing: landlord or farmers (or all_pass, escape, leave)")
+            row.refuse("winner", "doudizhu_sheet.winner_missing")
         if len(ends) > 1:
-            row.refuse(ends[1], f"a deal ends one way, not with both {ends[0]} and {ends[1]}")
+            row.refuse(ends[1], "doudizhu_sheet.one_end", first=ends[0], second=ends[1])
         if ends[0] == "leave":
             row.only(("leave",))
             left, end = row.seat("leave"), "left"

@@ -23,16 +23,16 @@ def sheet_deals(entry: Any, header: Collection[str]) -> tuple[Fields, list[Field
     """The sheet's header fields and one :class:`Fields` per deal; raises for a sheet that is no
     object, deals that are no list, a deal that is no object, or an unknown header field."""
     if not isinstance(entry, dict):
-        raise EngineError(f"sheet: a score sheet is an object, not {entry!r}")
+        raise EngineError.of("sheet.object", value=entry).within(sheet=True)
     head = Fields(entry, None)
     head.only({"deals", *header})
     deals = entry.get("deals")
     if not isinstance(deals, list):
-        raise EngineError(f"sheet: deals: a list of deals, not {deals!r}")
+        raise EngineError.of("sheet.deals_list", value=deals).within(sheet=True, field="deals")
     rows = []
     for number, item in enumerate(deals, 1):
         if not isinstance(item, dict):
-            raise EngineError(f"deal {number}: a deal is an object, not {item!r}")
+            raise EngineError.of("sheet.deal_object", value=item).within(deal=number)
         rows.append(Fields(item, number))
     return head, rows
 
@@ -50,9 +50,20 @@ class Fields:
     def where(self) -> str:
         return "sheet" if self.number is None else f"deal {self.number}"
 
-    def refuse(self, name: str, why: str) -> NoReturn:
-        """Raise the refusal of field ``name``."""
-        raise EngineError(f"{self.where}: {self.prefix}{name}: {why}")
+    def located(self, error: EngineError, name: str) -> EngineError:
+        """``error`` said of field ``name`` of this deal (or of the sheet's header)."""
+        field = f"{self.prefix}{name}"
+        if self.number is None:
+            return error.within(sheet=True, field=field)
+        return error.within(deal=self.number, field=field)
+
+    def refuse(self, name: str, code: str, /, **params: Any) -> NoReturn:
+        """Raise the refusal of field ``name``: error ``code`` with ``params``."""
+        raise self.located(EngineError.of(code, **params), name)
+
+    def ended(self, end: str) -> NoReturn:
+        """Raise the refusal of a deal after the match ended (``end``: how)."""
+        raise EngineError.of("sheet.match_ended", end=end).within(deal=self.number)
 
     def has(self, name: str) -> bool:
         """Whether the field is given (``null`` counts as not given)."""
@@ -62,12 +73,12 @@ class Fields:
         """Refuse a field not in ``allowed``."""
         for name in self.data:
             if name not in allowed:
-                self.refuse(name, f"unknown field (use {', '.join(sorted(allowed))})")
+                self.refuse(name, "sheet.unknown_field", allowed=", ".join(sorted(allowed)))
 
-    def absent(self, name: str, why: str) -> None:
-        """Refuse field ``name`` if it is given (``why``: why it cannot be)."""
+    def absent(self, name: str, code: str, /, **params: Any) -> None:
+        """Refuse field ``name`` if it is given (error ``code``: why it cannot be)."""
         if self.has(name):
-            self.refuse(name, why)
+            self.refuse(name, code, **params)
 
     def integer(
         self, name: str, *, low: int, high: int | None = None, default: int | None = None
@@ -76,22 +87,26 @@ class Fields:
         value = self.data.get(name)
         if value is None:
             if default is None:
-                self.refuse(name, "missing")
+                self.refuse(name, "sheet.missing")
             return default
-        span = f"{low}-{high}" if high is not None else f"{low} or more"
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.refuse(name, f"must be a number {span}, not {value!r}")
-        if value < low or (high is not None and value > high):
-            self.refuse(name, f"must be a number {span}, not {value!r}")
+        if (
+            not isinstance(value, int)
+            or isinstance(value, bool)
+            or value < low
+            or (high is not None and value > high)
+        ):
+            if high is None:
+                self.refuse(name, "sheet.number_min", low=low, value=value)
+            self.refuse(name, "sheet.number_range", low=low, high=high, value=value)
         return value
 
     def seat(self, name: str) -> int:
         """A seat 0-3 (refused as missing when not given)."""
         value = self.data.get(name)
         if value is None:
-            self.refuse(name, "missing: a seat 0-3")
+            self.refuse(name, "sheet.seat_missing")
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
-            self.refuse(name, f"must be a seat 0-3, not {value!r}")
+            self.refuse(name, "sheet.seat", value=value)
         return value
 
     def optional_seat(self, name: str) -> int | None:
@@ -104,7 +119,7 @@ class Fields:
         if value is None:
             return False
         if not isinstance(value, bool):
-            self.refuse(name, f"must be true or false, not {value!r}")
+            self.refuse(name, "sheet.flag", value=value)
         return value
 
     def choice(self, name: str, choices: Collection[str], default: str | None = None) -> str:
@@ -113,10 +128,10 @@ class Fields:
         known = ", ".join(choices)
         if value is None:
             if default is None:
-                self.refuse(name, f"missing: one of {known}")
+                self.refuse(name, "sheet.choice_missing", choices=known)
             return default
         if value not in choices:
-            self.refuse(name, f"must be one of {known}, not {value!r}")
+            self.refuse(name, "sheet.choice", choices=known, value=value)
         return str(value)
 
     def seats(self, name: str) -> tuple[int, ...]:
@@ -125,12 +140,12 @@ class Fields:
         if value is None:
             return ()
         if not isinstance(value, list):
-            self.refuse(name, f"must be a list of seats 0-3, not {value!r}")
+            self.refuse(name, "sheet.seat_list", value=value)
         for s in value:
             if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 3:
-                self.refuse(name, f"{s!r} is not a seat 0-3 in {value!r}")
+                self.refuse(name, "sheet.seat_in_list", seat=s, value=value)
         if len(set(value)) != len(value):
-            self.refuse(name, f"a seat appears twice in {value!r}")
+            self.refuse(name, "sheet.seat_twice", value=value)
         return tuple(value)
 
     def counts(self, name: str, high: int) -> tuple[int, ...] | None:
@@ -143,7 +158,7 @@ class Fields:
             or len(value) != 4
             or any(not isinstance(n, int) or isinstance(n, bool) for n in value)
         ):
-            self.refuse(name, f"must be four numbers, one per seat, not {value!r}")
+            self.refuse(name, "sheet.four_counts", value=value)
         if any(not 0 <= n <= high for n in value):
-            self.refuse(name, f"each count is 0-{high}, not {value!r}")
+            self.refuse(name, "sheet.count_range", high=high, value=value)
         return tuple(value)

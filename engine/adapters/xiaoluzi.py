@@ -183,7 +183,9 @@ class XiaoluziMatchState:
 
     def _deal(self, number: int) -> Deal:
         if not 1 <= number <= len(self.match.deals):
-            raise EngineError(f"no deal {number}: {len(self.match.deals)} deals were dealt")
+            raise EngineError.of(
+                "adapter.no_deal_number", number=number, dealt=len(self.match.deals)
+            )
         return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
@@ -323,7 +325,7 @@ class XiaoluziGame:
 
     def side_of(self, seat: int) -> str | None:
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise EngineError(f"seat must be 0-3, not {seat!r}")
+            raise EngineError.of("common.seat_range", seat=seat, high=3)
         return None
 
     def side_seats(self, side: str) -> tuple[int, ...]:
@@ -392,7 +394,7 @@ class XiaoluziGame:
     def seat_action(self, seat: int, kind: str, cards: str = "") -> Action:
         if kind == ActionKind.ESCAPE.value or kind not in {k.value for k in ActionKind}:
             known = ", ".join(k.value for k in ActionKind if k is not ActionKind.ESCAPE)
-            raise EngineError(f"Unknown action {kind!r}: use {known}.")
+            raise EngineError.of("common.unknown_action", kind=kind, known=known)
         return Action.from_json({"kind": kind, "seat": seat, "cards": cards})
 
     def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:

@@ -57,16 +57,16 @@ def _silver(values: list[int]) -> dict[str, dict[str, int]]:
 def _roles(row: Fields) -> tuple[Mode, int | None, int | None]:
     mode = Mode(row.choice("mode", _MODES))
     if mode is Mode.NONE:
-        row.absent("declarer", "mode none has no declarer")
-        row.absent("counter", "mode none has no counter-declarer")
+        row.absent("declarer", "xiaoluzi_sheet.none_declarer")
+        row.absent("counter", "xiaoluzi_sheet.none_counter")
         return mode, None, None
     declarer = row.seat("declarer")
     if mode is Mode.DECLARED:
-        row.absent("counter", "mode declared has no counter-declarer")
+        row.absent("counter", "xiaoluzi_sheet.declared_counter")
         return mode, declarer, None
     counter = row.seat("counter")
     if counter == declarer:
-        row.refuse("counter", f"seat {declarer} cannot declare and counter-declare")
+        row.refuse("counter", "xiaoluzi_sheet.declare_and_counter", seat=declarer)
     return mode, declarer, counter
 
 
@@ -100,13 +100,15 @@ def _deal(row: Fields, rules: Rules) -> DealResult:
     out = row.seats("finish")
     need = "three or four seats" if mode is Mode.NONE else "one seat"
     if (mode is Mode.NONE and len(out) not in (3, 4)) or (mode is not Mode.NONE and len(out) != 1):
-        row.refuse("finish", f"mode {mode.value} ends with {need} out, not {list(out)}")
+        row.refuse(
+            "finish", "xiaoluzi_sheet.finish_count", mode=mode.value, need=need, out=list(out)
+        )
     if mode is Mode.COUNTERED and out[0] not in (declarer, counter):
-        row.refuse("finish", f"seat {out[0]} is a bystander and cannot go out")
+        row.refuse("finish", "xiaoluzi_sheet.bystander_out", seat=out[0])
     played = row.counts("played", HAND_SIZE)
     slam = row.flag("slam")
     if mode is Mode.NONE and slam:
-        row.refuse("slam", "mode none has no slam")
+        row.refuse("slam", "xiaoluzi_sheet.none_slam")
     if played is None:
         played = _played(mode, declarer, counter, out, slam)
     try:
@@ -121,10 +123,10 @@ def _deal(row: Fields, rules: Rules) -> DealResult:
             slam_count=rules.slam_count,
         )
     except EngineError as exc:
-        row.refuse("played", str(exc))
+        raise row.located(exc, "played") from None
     if row.has("played") and row.has("slam") and slam != result.slam:
-        made = "make a slam" if result.slam else "make no slam"
-        row.refuse("slam", f"the cards played {made}")
+        made = "xiaoluzi_sheet.slam_made" if result.slam else "xiaoluzi_sheet.slam_not_made"
+        row.refuse("slam", made)
     return result
 
 
@@ -132,13 +134,13 @@ def _escape(row: Fields, rules: Rules, seat: int) -> EscapeResult:
     mode, declarer, counter = _roles(row)
     out = row.seats("finish")
     for name in ("played", "slam"):
-        row.absent(name, "an escape is settled without the cards played")
+        row.absent(name, "xiaoluzi_sheet.escape_no_played")
     if (mode is Mode.NONE and len(out) >= 3) or (mode is not Mode.NONE and out):
-        row.refuse("finish", f"the deal was over with {list(out)} out: nobody escapes")
+        row.refuse("finish", "xiaoluzi_sheet.nobody_escapes", out=list(out))
     if seat in out:
-        row.refuse("escape", f"seat {seat} was out already and cannot escape")
+        row.refuse("escape", "xiaoluzi_sheet.escape_out", seat=seat)
     if seat in _bystanders(mode, declarer, counter):
-        row.refuse("escape", f"seat {seat} is a bystander and cannot escape")
+        row.refuse("escape", "xiaoluzi_sheet.escape_bystander", seat=seat)
     try:
         return escape_result(
             seat,
@@ -150,7 +152,7 @@ def _escape(row: Fields, rules: Rules, seat: int) -> EscapeResult:
             base_silver=rules.base_silver,
         )
     except EngineError as exc:
-        row.refuse("escape", str(exc))
+        raise row.located(exc, "escape") from None
 
 
 def _result_json(row: Fields, result: DealResult | EscapeResult) -> dict[str, Any]:
@@ -172,7 +174,7 @@ def score_sheet(entry: Any, *, rules: Rules) -> ScoredSheet:
     left: int | None = None
     for row in rows:
         if end is not None:
-            raise EngineError(f"{row.where}: the match has already ended ({end})")
+            row.ended(end)
         if row.has("leave"):
             row.only(("leave",))
             left = row.seat("leave")

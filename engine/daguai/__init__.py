@@ -3,6 +3,7 @@
 The rules contract is ``shared/rules/daguai.md``; this package implements it.
 """
 
+import engine.daguai.messages  # noqa: F401  (registers the package's error codes first)
 from engine.daguai.legal import legal_plays
 from engine.daguai.plays import LEVELS, Play, PlayType, classify, hand_sort_key, parse_level, power
 

@@ -46,9 +46,13 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.system_play_limit < 0:
-            raise EngineError(f"system_play_limit must be 0 or more, not {self.system_play_limit}")
+            raise EngineError.of(
+                "options.min", name="system_play_limit", low=0, value=self.system_play_limit
+            )
         if self.deals_per_match < 1:
-            raise EngineError(f"deals_per_match must be 1 or more, not {self.deals_per_match}")
+            raise EngineError.of(
+                "options.min", name="deals_per_match", low=1, value=self.deals_per_match
+            )
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON object."""
@@ -62,18 +66,18 @@ class Rules:
     def from_json(cls, data: Any) -> Rules:
         """The inverse of :meth:`to_json`; raises :class:`EngineError` for a bad option."""
         if not isinstance(data, dict):
-            raise EngineError(f"rules options must be an object, not {data!r}")
+            raise EngineError.of("common.options_object", data=data)
         unknown = set(data) - set(cls().to_json())
         if unknown:
-            raise EngineError(f"unknown rules options {sorted(unknown)}")
+            raise EngineError.of("options.unknown", names=sorted(unknown))
         lead = data.get("lead_to_teammate", False)
         limit = data.get("system_play_limit", 5)
         deals = data.get("deals_per_match", 3)
         if not isinstance(lead, bool):
-            raise EngineError(f"lead_to_teammate must be true or false, not {lead!r}")
+            raise EngineError.of("options.bool", name="lead_to_teammate", value=lead)
         for name, value in (("system_play_limit", limit), ("deals_per_match", deals)):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise EngineError(f"{name} must be an integer, not {value!r}")
+                raise EngineError.of("options.int", name=name, value=value)
         return cls(lead, limit, deals)
 
 
@@ -125,26 +129,26 @@ class Action:
     def from_json(cls, data: Any) -> Action:
         """The inverse of :meth:`to_json`; raises :class:`InvalidNotationError` for bad input."""
         if not isinstance(data, dict):
-            raise InvalidNotationError(f"an action is an object, not {data!r}")
+            raise InvalidNotationError.of("action.object", data=data)
         unknown = set(data) - {"kind", "seat", "cards", "system"}
         if unknown:
-            raise InvalidNotationError(f"unknown action keys {sorted(unknown)} in {data!r}")
+            raise InvalidNotationError.of("action.unknown_keys", keys=sorted(unknown), data=data)
         try:
             kind = ActionKind(data.get("kind"))
         except ValueError:
-            raise InvalidNotationError(f"unknown action kind {data.get('kind')!r}") from None
+            raise InvalidNotationError.of("action.unknown_kind", kind=data.get("kind")) from None
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
-            raise InvalidNotationError(f"seat must be 0-5, not {seat!r} in {data!r}")
+            raise InvalidNotationError.of("action.seat", high=5, seat=seat, data=data)
         text = data.get("cards", "")
         if not isinstance(text, str):
-            raise InvalidNotationError(f"cards must be a string, not {text!r}")
+            raise InvalidNotationError.of("action.cards_string", value=text)
         system = data.get("system", False)
         if not isinstance(system, bool):
-            raise InvalidNotationError(f"system must be true or false, not {system!r}")
+            raise InvalidNotationError.of("action.system_flag", value=system)
         cards = tuple(parse_cards(text))
         if kind in (ActionKind.PASS, ActionKind.ESCAPE) and cards:
-            raise InvalidNotationError(f"a {kind.value} has no cards: {data!r}")
+            raise InvalidNotationError.of("action.no_cards", kind=kind.value, data=data)
         return cls(kind, seat, cards, system)
 
     @classmethod
@@ -155,7 +159,7 @@ class Action:
         if system:
             words = words[:-1]
         if len(words) < 2 or not words[0].isdigit():
-            raise InvalidNotationError(f"an action is 'SEAT KIND [CARDS]', not {text!r}")
+            raise InvalidNotationError.of("action.text", text=text)
         data: dict[str, Any] = {"seat": int(words[0]), "kind": words[1], "system": system}
         if len(words) > 2:
             data["cards"] = " ".join(words[2:])

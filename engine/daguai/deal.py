@@ -102,7 +102,7 @@ class Deal:
         if dealer not in SEATS:
             raise EngineError(f"dealer must be a seat 0-5, not {dealer!r}")
         if base < 0:
-            raise EngineError(f"the base score must not be negative, not {base}")
+            raise EngineError.of("daguai.base_negative", base=base)
         if len(streaks) != 6 or any(s < 0 for s in streaks):
             raise EngineError(f"streaks are six counts of 0 or more, not {streaks!r}")
         self.seed = seed
@@ -229,7 +229,7 @@ class Deal:
         """What the system plays for ``seat`` on a timeout: pass when following, the lowest single
         when leading, a random card of the hand as the return. Returning consumes randomness."""
         if seat not in self.awaiting():
-            raise IllegalActionError(f"no action of seat {seat} is awaited ({self._state()})")
+            raise IllegalActionError.of("daguai.not_awaited", seat=seat, state=self._state())
         hand = self.hands[seat]
         if self.phase is Phase.RETURN:
             return Action.return_(seat, self._rng.choice(sorted(hand)), system=True)
@@ -253,18 +253,22 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Apply ``action``; raises :class:`IllegalActionError` naming the action and why not."""
         if action.seat not in SEATS:
-            raise IllegalActionError(f"{action}: seat {action.seat} is not a seat (0-5)")
+            raise IllegalActionError.of(
+                "daguai.not_a_seat_action", action=str(action), seat=action.seat
+            )
         if self.phase is Phase.OVER:
-            raise IllegalActionError(f"{action}: the deal is over")
+            raise IllegalActionError.of("daguai.deal_over", action=str(action))
         if action.kind is ActionKind.ESCAPE:
             if action.system:
-                raise IllegalActionError(f"{action}: an escape is never a system action")
+                raise IllegalActionError.of("daguai.escape_system", action=str(action))
             self._escape(action)
             return
         if action.system:
             expected = self.system_action(action.seat)
             if expected != action:
-                raise IllegalActionError(f"{action}: the system plays {expected} here")
+                raise IllegalActionError.of(
+                    "daguai.system_plays", action=str(action), expected=str(expected)
+                )
         self._do(action)
 
     def timeout(self, seat: int) -> Action:
@@ -310,31 +314,35 @@ class Deal:
             except ValueError:
                 hand.extend(taken)
                 lacking = Counter(action.cards) - Counter(hand)
-                raise IllegalActionError(
-                    f"{action}: seat {action.seat} does not hold "
-                    f"{format_cards(sorted(lacking.elements()))}"
+                raise IllegalActionError.of(
+                    "daguai.not_holding",
+                    action=str(action),
+                    seat=action.seat,
+                    cards=format_cards(sorted(lacking.elements())),
                 ) from None
             taken.append(card)
 
     def _escape(self, action: Action) -> None:
         if action.seat in self.finish:
-            raise IllegalActionError(
-                f"{action}: seat {action.seat} has already gone out of this deal and cannot escape"
+            raise IllegalActionError.of(
+                "daguai.escape_after_out", action=str(action), seat=action.seat
             )
         self.actions.append(action)
         self._end(escape_result(action.seat, self.finish, base=self.base))
 
     def _return(self, action: Action) -> None:
         if self.phase is not Phase.RETURN:
-            raise IllegalActionError(f"{action}: no tribute is being returned ({self._state()})")
+            raise IllegalActionError.of(
+                "daguai.no_return_now", action=str(action), state=self._state()
+            )
         seat = action.seat
         tribute = next((t for t in self.tributes if t.receiver == seat), None)
         if tribute is None:
-            raise IllegalActionError(f"{action}: seat {seat} received no tribute")
+            raise IllegalActionError.of("daguai.no_tribute_received", action=str(action), seat=seat)
         if seat in self.returns:
-            raise IllegalActionError(f"{action}: seat {seat} has already returned a card")
+            raise IllegalActionError.of("daguai.already_returned", action=str(action), seat=seat)
         if len(action.cards) != 1:
-            raise IllegalActionError(f"{action}: a return is exactly one card")
+            raise IllegalActionError.of("daguai.return_one_card", action=str(action))
         self._take(action)
         self.hands[tribute.payer].append(action.cards[0])
         self.returns[seat] = action.cards[0]
@@ -345,14 +353,18 @@ class Deal:
 
     def _check_turn(self, action: Action) -> None:
         if self.phase is not Phase.PLAY:
-            raise IllegalActionError(f"{action}: no playing yet ({self._state()})")
+            raise IllegalActionError.of(
+                "daguai.not_playing_yet", action=str(action), state=self._state()
+            )
         if action.seat != self.turn:
-            raise IllegalActionError(f"{action}: not seat {action.seat}'s turn ({self._state()})")
+            raise IllegalActionError.of(
+                "daguai.not_your_turn", action=str(action), seat=action.seat, state=self._state()
+            )
 
     def _pass(self, action: Action) -> None:
         self._check_turn(action)
         if self.current is None:
-            raise IllegalActionError(f"{action}: the leader must play, not pass")
+            raise IllegalActionError.of("daguai.leader_must_play", action=str(action))
         self.trick.append(action)
         self.passes += 1
         winner = self.current_seat
@@ -377,17 +389,31 @@ class Deal:
     def _play(self, action: Action) -> None:
         self._check_turn(action)
         if action.kind is not ActionKind.PLAY or not action.cards:
-            raise IllegalActionError(f"{action}: a play needs cards")
+            raise IllegalActionError.of("daguai.play_needs_cards", action=str(action))
         play = classify(action.cards, self.level)
         if play is None:
-            raise IllegalActionError(f"{action}: {format_cards(action.cards)} is not a play")
+            raise IllegalActionError.of(
+                "daguai.not_a_play", action=str(action), cards=format_cards(action.cards)
+            )
         current = self.current
         if current is not None and not play.beats(current):
             if len(play.cards) != len(current.cards):
-                why = f"{len(play.cards)} cards cannot be played on {len(current.cards)}"
-            else:
-                why = f"{play.type.english} {play} does not beat {current.type.english} {current}"
-            raise IllegalActionError(f"{action}: {why}")
+                raise IllegalActionError.of(
+                    "daguai.wrong_count",
+                    action=str(action),
+                    count=len(play.cards),
+                    current_count=len(current.cards),
+                )
+            raise IllegalActionError.of(
+                "daguai.does_not_beat",
+                action=str(action),
+                cards=str(play),
+                type=play.type.chinese,
+                type_en=play.type.english,
+                current=str(current),
+                current_type=current.type.chinese,
+                current_type_en=current.type.english,
+            )
         self._take(action)
         seat = action.seat
         self.pile.extend(action.cards)

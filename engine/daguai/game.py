@@ -222,7 +222,9 @@ class DaguaiMatchState:
 
     def _deal(self, number: int) -> Deal:
         if not 1 <= number <= len(self.match.deals):
-            raise EngineError(f"no deal {number}: {len(self.match.deals)} deals were dealt")
+            raise EngineError.of(
+                "daguai.no_deal_number", number=number, dealt=len(self.match.deals)
+            )
         return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
@@ -314,7 +316,7 @@ def _seat_list(value: Any, what: str) -> tuple[int, ...]:
     if not isinstance(value, list | tuple) or not all(
         isinstance(s, int) and not isinstance(s, bool) for s in value
     ):
-        raise EngineError(f"{what} must be a list of seats, not {value!r}")
+        raise EngineError.of("daguai.seat_list", field=what, value=value)
     return tuple(value)
 
 
@@ -322,20 +324,22 @@ def _optional_seat(value: Any, what: str) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EngineError(f"{what} must be a seat, not {value!r}")
+        raise EngineError.of("daguai.seat_value", field=what, value=value)
     return value
 
 
 def _sheet_entries(deals: Any) -> list[OfflineEntry]:
     if not isinstance(deals, list):
-        raise EngineError(f"a score sheet's deals are a list, not {deals!r}")
+        raise EngineError.of("daguai.sheet_deals_list", value=deals)
     entries = []
     for number, item in enumerate(deals, 1):
         if not isinstance(item, dict):
-            raise EngineError(f"deal {number}: an entry is an object, not {item!r}")
+            raise EngineError.of("daguai.entry_object", value=item).within(deal=number)
         unknown = set(item) - {"finish", "escape", "leave"}
         if unknown:
-            raise EngineError(f"deal {number}: unknown keys {sorted(unknown)}")
+            raise EngineError.of("daguai.entry_unknown_keys", keys=sorted(unknown)).within(
+                deal=number
+            )
         try:
             entries.append(
                 OfflineEntry(
@@ -345,7 +349,7 @@ def _sheet_entries(deals: Any) -> list[OfflineEntry]:
                 )
             )
         except EngineError as exc:
-            raise EngineError(f"deal {number}: {exc}") from None
+            raise exc.within(deal=number) from None
     return entries
 
 
@@ -381,7 +385,7 @@ class DaguaiGame:
 
     def side_of(self, seat: int) -> str | None:
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise EngineError(f"seat must be 0-5, not {seat!r}")
+            raise EngineError.of("common.seat_range", seat=seat, high=5)
         return Team.of(seat).value
 
     def side_seats(self, side: str) -> tuple[int, ...]:
@@ -449,14 +453,14 @@ class DaguaiGame:
 
     def seat_action(self, seat: int, kind: str, cards: str = "") -> Action:
         if kind not in ("play", "pass", "return"):
-            raise EngineError(f"Unknown action {kind!r}: use play, pass or return.")
+            raise EngineError.of("daguai.unknown_action", kind=kind)
         parsed = tuple(parse_cards(cards))
         if kind == "pass":
             return Action.pass_(seat)
         if kind == "play":
             return Action.play(seat, parsed)
         if len(parsed) != 1:
-            raise EngineError("A return is exactly one card.")
+            raise EngineError.of("daguai.return_exactly_one")
         return Action.return_(seat, parsed[0])
 
     def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
@@ -488,10 +492,10 @@ class DaguaiGame:
         if not isinstance(options, Rules):
             raise EngineError(f"not the options of 大怪路子: {options!r}")
         if not isinstance(entry, dict):
-            raise EngineError(f"a score sheet is an object, not {entry!r}")
+            raise EngineError.of("daguai.sheet_object", value=entry)
         first = entry.get("first_dealer", 0)
         if not isinstance(first, int) or isinstance(first, bool):
-            raise EngineError(f"the first dealer must be a seat 0-5, not {first!r}")
+            raise EngineError.of("daguai.first_dealer", value=first)
         scored = score_match(
             first_dealer=first, entries=_sheet_entries(entry.get("deals")), rules=options, base=base
         )

@@ -48,9 +48,9 @@ class OfflineEntry:
 
     def __post_init__(self) -> None:
         if self.escape is not None and self.leave is not None:
-            raise EngineError("an entry is an escape or a leaving, not both")
+            raise EngineError.of("daguai.escape_and_leave")
         if self.leave is not None and self.finish:
-            raise EngineError("a seat leaving between deals has no finishing order")
+            raise EngineError.of("daguai.leave_with_finish")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +116,7 @@ def score_match(
     as is a finishing order that cannot happen.
     """
     if first_dealer not in SEATS:
-        raise EngineError(f"the first dealer must be a seat 0-5, not {first_dealer!r}")
+        raise EngineError.of("daguai.first_dealer", value=first_dealer)
     dealer = first_dealer
     levels = Levels()
     ladder = [levels]
@@ -126,21 +126,20 @@ def score_match(
     winner: Team | None = None
     left: EscapeResult | None = None
     for number, entry in enumerate(entries, 1):
-        where = f"deal {number}"
         if end is not None:
-            raise EngineError(f"{where}: the match has already ended ({end.value})")
+            raise EngineError.of("daguai.match_ended", end=end.value).within(deal=number)
         result: DealResult | EscapeResult
         try:
             if entry.leave is not None:
                 if entry.leave not in SEATS:
-                    raise EngineError(f"seat {entry.leave!r} is not a seat (0-5)")
+                    raise EngineError.of("daguai.not_a_seat", seat=entry.leave)
                 left = leave_result(entry.leave, base=base)
                 _add(points, left.points)
                 end = MatchEnd.LEFT
                 continue
             if entry.escape is not None:
                 if entry.escape in entry.finish:
-                    raise InvalidFinishError(f"seat {entry.escape} escaped after going out")
+                    raise InvalidFinishError.of("daguai.escaped_after_out", seat=entry.escape)
                 result = escape_result(entry.escape, entry.finish, base=base)
                 end = MatchEnd.ESCAPE
             else:
@@ -148,7 +147,7 @@ def score_match(
                     entry.finish, dealer_team=Team.of(dealer), levels=levels, base=base
                 )
         except EngineError as exc:
-            raise EngineError(f"{where}: {exc}") from None
+            raise exc.within(deal=number) from None
         deals.append(ScoredDeal(number=number, dealer=dealer, levels=levels, result=result))
         _add(points, result.points)
         if isinstance(result, DealResult):

@@ -231,26 +231,21 @@ def validate_finish(finish: Iterable[int], *, ended: bool) -> tuple[int, ...]:
     out = {Team.A: 0, Team.B: 0}
     for i, seat in enumerate(order):
         if not isinstance(seat, int) or seat not in SEATS:
-            raise InvalidFinishError(
-                f"seat {seat!r} is not a seat (0-5) in finishing order {order}"
-            )
+            raise InvalidFinishError.of("daguai.finish_not_seat", seat=seat, order=order)
         if seat in seen:
-            raise InvalidFinishError(f"seat {seat} goes out twice in finishing order {order}")
+            raise InvalidFinishError.of("daguai.finish_twice", seat=seat, order=order)
         seen.add(seat)
         team = Team.of(seat)
         out[team] += 1
         if out[team] == 3 and i != len(order) - 1:
-            raise InvalidFinishError(
-                f"the deal ended when team {team.value} was out (after seat {seat}), "
-                f"but finishing order {order} goes on"
+            raise InvalidFinishError.of(
+                "daguai.finish_goes_on", team=team.value, seat=seat, order=order
             )
     complete = 3 in out.values()
     if ended and not complete:
-        raise InvalidFinishError(
-            f"finishing order {order} has not ended the deal (no team is all out)"
-        )
+        raise InvalidFinishError.of("daguai.finish_not_ended", order=order)
     if not ended and complete:
-        raise InvalidFinishError(f"finishing order {order} has already ended the deal")
+        raise InvalidFinishError.of("daguai.finish_ended", order=order)
     return order
 
 
@@ -290,7 +285,7 @@ def deal_result(
     """
     order = validate_finish(finish, ended=True)
     if base < 0:
-        raise EngineError(f"the base score must not be negative, not {base}")
+        raise EngineError.of("daguai.base_negative", base=base)
     first = Team.of(order[0])
     completed = Team.A if all(s in order for s in Team.A.seats) else Team.B
     unfinished = tuple(s for s in SEATS if s not in order)
@@ -347,13 +342,10 @@ def escape_result(seat: int, finish: Iterable[int] = (), *, base: int = 1) -> Es
     (3, -18, 3, 0, 3, 0)
     """
     if seat not in SEATS:
-        raise EngineError(f"seat {seat!r} is not a seat (0-5)")
+        raise EngineError.of("daguai.not_a_seat", seat=seat)
     order = validate_finish(finish, ended=False)
     if seat in order:
-        raise InvalidFinishError(
-            f"seat {seat} has already gone out in finishing order {order}: only a seat still "
-            "holding cards can escape"
-        )
+        raise InvalidFinishError.of("daguai.escape_gone_out", seat=seat, order=order)
     return streak_escape_result(seat, order, base=base)
 
 
@@ -382,7 +374,7 @@ def leave_result(seat: int, *, base: int = 1) -> EscapeResult:
     (0, 1, 0, 1, -3, 1)
     """
     if seat not in SEATS:
-        raise EngineError(f"seat {seat!r} is not a seat (0-5)")
+        raise EngineError.of("daguai.not_a_seat", seat=seat)
     points = [0] * 6
     for s in Team.of(seat).other.seats:
         points[s] = LEAVE_BONUS * base

@@ -3,6 +3,7 @@
 The rules as implemented are in ``docs/shanghai_doudizhu.md``; this package implements them.
 """
 
+import engine.shanghai_doudizhu.messages  # noqa: F401  (registers the package's error codes first)
 from engine.shanghai_doudizhu.actions import Action, ActionKind
 from engine.shanghai_doudizhu.bots import (
     HeuristicBot,

@@ -65,10 +65,10 @@ class Action:
             raise InvalidNotationError(f"value must be an integer, not {value!r}")
         if kind is ActionKind.BID:
             if value not in (1, 2, 3):
-                raise InvalidNotationError(f"a bid is 1, 2 or 3, not {value!r}")
+                raise InvalidNotationError.of("action.bid", value=value)
         elif kind in _CHOICES:
             if value not in (0, 1):
-                raise InvalidNotationError(f"a {kind.value} is 1 (yes) or 0 (no), not {value!r}")
+                raise InvalidNotationError.of("action.choice_value", kind=kind.value, value=value)
         elif value != 0:
             raise InvalidNotationError(f"a {kind.value} has no value, not {value!r}")
         if self.cards and kind not in (ActionKind.PLAY, ActionKind.REPORT):
@@ -135,37 +135,37 @@ class Action:
     def from_json(cls, data: Any) -> Action:
         """The inverse of :meth:`to_json`; raises :class:`InvalidNotationError` for bad input."""
         if not isinstance(data, dict):
-            raise InvalidNotationError(f"an action is an object, not {data!r}")
+            raise InvalidNotationError.of("action.object", data=data)
         unknown = set(data) - {"kind", "seat", "value", "cards", "escape", "system"}
         if unknown:
-            raise InvalidNotationError(f"unknown action keys {sorted(unknown)} in {data!r}")
+            raise InvalidNotationError.of("action.unknown_keys", keys=sorted(unknown), data=data)
         try:
             kind = ActionKind(data.get("kind"))
         except ValueError:
-            raise InvalidNotationError(f"unknown action kind {data.get('kind')!r}") from None
+            raise InvalidNotationError.of("action.unknown_kind", kind=data.get("kind")) from None
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
-            raise InvalidNotationError(f"seat must be 0-3, not {seat!r} in {data!r}")
+            raise InvalidNotationError.of("action.seat", high=3, seat=seat, data=data)
         value = data.get("value", 0)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidNotationError(f"value must be an integer, not {value!r} in {data!r}")
+            raise InvalidNotationError.of("action.value_int", value=value, data=data)
         if kind is ActionKind.BID and value not in (1, 2, 3):
-            raise InvalidNotationError(f"a bid is 1, 2 or 3, not {value!r}")
+            raise InvalidNotationError.of("action.bid", value=value)
         if kind in _CHOICES and value not in (0, 1):
-            raise InvalidNotationError(f"a {kind.value} is 1 (yes) or 0 (no), not {value!r}")
+            raise InvalidNotationError.of("action.choice_value", kind=kind.value, value=value)
         if kind not in _CHOICES and kind is not ActionKind.BID and "value" in data:
-            raise InvalidNotationError(f"a {kind.value} has no value: {data!r}")
+            raise InvalidNotationError.of("action.no_value", kind=kind.value, data=data)
         text = data.get("cards", "")
         if not isinstance(text, str):
-            raise InvalidNotationError(f"cards must be a string, not {text!r}")
+            raise InvalidNotationError.of("action.cards_string", value=text)
         try:
             cards = tuple(parse_cards(text))
         except EngineError as exc:
-            raise InvalidNotationError(str(exc)) from None
+            raise InvalidNotationError(str(exc), code=exc.code, params=exc.params) from None
         if cards and kind not in (ActionKind.PLAY, ActionKind.REPORT):
-            raise InvalidNotationError(f"a {kind.value} has no cards: {data!r}")
+            raise InvalidNotationError.of("action.no_cards", kind=kind.value, data=data)
         if kind is ActionKind.PLAY and not cards:
-            raise InvalidNotationError(f"a play needs cards: {data!r}")
+            raise InvalidNotationError.of("action.needs_cards", data=data)
         escape: EscapeKind | None = None
         if kind is ActionKind.ESCAPE:
             try:
@@ -178,7 +178,7 @@ class Action:
             raise InvalidNotationError(f"a {kind.value} has no escape kind: {data!r}")
         system = data.get("system", False)
         if not isinstance(system, bool):
-            raise InvalidNotationError(f"system must be true or false, not {system!r}")
+            raise InvalidNotationError.of("action.system_flag", value=system)
         if system and kind is ActionKind.ESCAPE:
             raise InvalidNotationError("an escape is never a system action")
         return cls(kind, seat, value, cards, escape, system)

@@ -261,7 +261,7 @@ class Deal:
         打, pass when following, and when leading the lowest single outside the declared sets
         (the weakest declared set, whole, when nothing else is left)."""
         if seat != self.turn:
-            raise IllegalActionError(f"no action of seat {seat} is awaited ({self._state()})")
+            raise IllegalActionError.of("doudizhu.not_awaited", seat=seat, state=self._state())
         if self.phase is Phase.BID:
             return Action.pass_(seat, system=True)
         if self.phase is Phase.OPEN:
@@ -296,12 +296,14 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Apply ``action``; raises :class:`IllegalActionError` naming the action and why not."""
         if action.seat not in SEATS:
-            raise IllegalActionError(f"{action}: seat {action.seat} is not a seat (0-3)")
+            raise IllegalActionError.of(
+                "doudizhu.not_a_seat_action", action=str(action), seat=action.seat
+            )
         if self.phase is Phase.OVER:
-            raise IllegalActionError(f"{action}: the deal is over")
+            raise IllegalActionError.of("doudizhu.deal_over", action=str(action))
         if action.kind is ActionKind.ESCAPE:
             if action.system or action.escape is None:
-                raise IllegalActionError(f"{action}: an escape names its kind, never the system")
+                raise IllegalActionError.of("doudizhu.escape_kind", action=str(action))
             self.actions.append(action)
             self._end(
                 escape_result(action.seat, action.escape, self.landlord, self.factors(), self.rules)
@@ -310,9 +312,16 @@ class Deal:
         if action.system:
             expected = self.system_action(action.seat)
             if expected != action:
-                raise IllegalActionError(f"{action}: the system plays {expected} here")
+                raise IllegalActionError.of(
+                    "doudizhu.system_plays", action=str(action), expected=str(expected)
+                )
         if action.seat != self.turn:
-            raise IllegalActionError(f"{action}: not seat {action.seat}'s turn ({self._state()})")
+            raise IllegalActionError.of(
+                "doudizhu.not_your_turn",
+                action=str(action),
+                seat=action.seat,
+                state=self._state(),
+            )
         phase = self.phase
         if phase is Phase.PLAY:
             self._play(action)
@@ -331,7 +340,7 @@ class Deal:
         """Let the system act for the seat whose time ran out (``seat``, if given, must be the
         awaited one); returns the action it took."""
         if self.turn is None or (seat is not None and seat != self.turn):
-            raise IllegalActionError(f"no action of seat {seat} is awaited ({self._state()})")
+            raise IllegalActionError.of("doudizhu.not_awaited", seat=seat, state=self._state())
         action = self.system_action(self.turn)
         self.apply(action)
         return action
@@ -358,15 +367,17 @@ class Deal:
     def _expect(self, action: Action, *kinds: ActionKind) -> None:
         if action.kind not in kinds:
             allowed = " or ".join(k.value for k in kinds)
-            raise IllegalActionError(f"{action}: now a {allowed} ({self._state()})")
+            raise IllegalActionError.of(
+                "doudizhu.expected_kind", action=str(action), allowed=allowed, state=self._state()
+            )
 
     def _bid(self, action: Action) -> None:
         self._expect(action, ActionKind.BID, ActionKind.PASS)
         seat = action.seat
         if action.kind is ActionKind.BID:
             if action.value <= self.highest:
-                raise IllegalActionError(
-                    f"{action}: a bid must be above the highest so far ({self.highest})"
+                raise IllegalActionError.of(
+                    "doudizhu.bid_too_low", action=str(action), highest=self.highest
                 )
             self.highest = action.value
         self.bids[seat] = action.value if action.kind is ActionKind.BID else 0
@@ -419,9 +430,10 @@ class Deal:
             if any(c.rank in ranks for c in wanted):
                 chosen.append(p)
         if Counter(c for p in chosen for c in p.cards) != wanted:
-            raise IllegalActionError(
-                f"{action}: 报到 declares whole sets (the four jokers, or all 7-8 cards of a "
-                f"rank); the sets here: {', '.join(map(str, sets)) or 'none'}"
+            raise IllegalActionError.of(
+                "doudizhu.report_whole_sets",
+                action=str(action),
+                sets=", ".join(map(str, sets)) or "none",
             )
         self.declared = tuple(chosen)
         self.locked = list(chosen)
@@ -448,9 +460,11 @@ class Deal:
             except ValueError:
                 hand.extend(taken)
                 lacking = Counter(action.cards) - Counter(hand)
-                raise IllegalActionError(
-                    f"{action}: seat {action.seat} does not hold "
-                    f"{format_cards(sorted(lacking.elements()))}"
+                raise IllegalActionError.of(
+                    "doudizhu.not_holding",
+                    action=str(action),
+                    seat=action.seat,
+                    cards=format_cards(sorted(lacking.elements())),
                 ) from None
             taken.append(card)
 
@@ -458,7 +472,7 @@ class Deal:
         seat = action.seat
         if action.kind is ActionKind.PASS:
             if self.current is None:
-                raise IllegalActionError(f"{action}: the leader must play, not pass")
+                raise IllegalActionError.of("doudizhu.leader_must_play", action=str(action))
             self.trick.append(action)
             self.passes += 1
             if self.passes == 3:
@@ -499,16 +513,24 @@ class Deal:
         seat = action.seat
         play = classify(action.cards)
         if play is None:
-            raise IllegalActionError(f"{action}: {format_cards(action.cards)} is not a play")
+            raise IllegalActionError.of(
+                "doudizhu.not_a_play", action=str(action), cards=format_cards(action.cards)
+            )
         current = self.current
         if current is not None and not play.beats(current):
-            raise IllegalActionError(
-                f"{action}: {play.type.english} {play} does not beat "
-                f"{current.type.english} {current}"
+            raise IllegalActionError.of(
+                "doudizhu.does_not_beat",
+                action=str(action),
+                cards=str(play),
+                type=play.type.chinese,
+                type_en=play.type.english,
+                current=str(current),
+                current_type=current.type.chinese,
+                current_type_en=current.type.english,
             )
         if play.is_bomb and not self.bombs_allowed(seat):
-            raise IllegalActionError(
-                f"{action}: seat {seat} has played his {self.bomb_limits[seat]} bomb(s) allowed"
+            raise IllegalActionError.of(
+                "doudizhu.bomb_limit", action=str(action), seat=seat, limit=self.bomb_limits[seat]
             )
         locked_set: Play | None = None
         if seat == self.landlord and self.locked:
@@ -516,9 +538,10 @@ class Deal:
             touched = [p for p in self.locked if ranks & {c.rank for c in p.cards}]
             if touched:
                 if len(touched) != 1 or Counter(touched[0].cards) != Counter(play.cards):
-                    raise IllegalActionError(
-                        f"{action}: a declared 报到 set goes out whole and alone "
-                        f"({', '.join(map(str, self.locked))})"
+                    raise IllegalActionError.of(
+                        "doudizhu.set_whole",
+                        action=str(action),
+                        sets=", ".join(map(str, self.locked)),
                     )
                 locked_set = touched[0]
         return play, locked_set
@@ -606,7 +629,7 @@ class Deal:
         """The public view plus what ``seat`` alone sees: his hand, his legal actions, and the
         kitty for the landlord."""
         if seat not in SEATS:
-            raise EngineError(f"seat must be 0-3, not {seat!r}")
+            raise EngineError.of("common.seat_range", seat=seat, high=3)
         view = self.public_view()
         view["seat"] = seat
         view["hand"] = format_cards(self.hand(seat))

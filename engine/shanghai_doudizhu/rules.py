@@ -94,19 +94,21 @@ class Rules:
         for name in _POSITIVE:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise EngineError(f"{name} must be a positive integer, not {value!r}")
+                raise EngineError.of("options.positive", name=name, value=value)
         pct = self.active_escape_percent
         if not isinstance(pct, int) or isinstance(pct, bool) or pct < 100:
-            raise EngineError(
-                f"active_escape_percent must be an integer of 100 or more, not {pct!r}"
+            raise EngineError.of(
+                "options.percent", name="active_escape_percent", low=100, value=pct
             )
         if not isinstance(self.timeouts_in_a_row, bool):
-            raise EngineError(
-                f"timeouts_in_a_row must be true or false, not {self.timeouts_in_a_row!r}"
+            raise EngineError.of(
+                "options.bool", name="timeouts_in_a_row", value=self.timeouts_in_a_row
             )
         for name, kind in _ENUMS.items():
             if not isinstance(getattr(self, name), kind):
-                raise EngineError(f"{name} must be a {kind.__name__}, not {getattr(self, name)!r}")
+                raise EngineError.of(
+                    "options.type", name=name, kind=kind.__name__, value=getattr(self, name)
+                )
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON object (enums by their values)."""
@@ -121,11 +123,11 @@ class Rules:
         """The inverse of :meth:`to_json` (missing options take their defaults); raises
         :class:`EngineError` naming a bad or unknown option."""
         if not isinstance(data, dict):
-            raise EngineError(f"rules options must be an object, not {data!r}")
+            raise EngineError.of("common.options_object", data=data)
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
-            raise EngineError(f"unknown rules options {sorted(unknown)}")
+            raise EngineError.of("options.unknown", names=sorted(unknown))
         values: dict[str, Any] = {}
         for name, raw in data.items():
             kind = _ENUMS.get(name)
@@ -136,7 +138,9 @@ class Rules:
                 values[name] = kind(raw)
             except ValueError:
                 allowed = ", ".join(str(m.value) for m in kind)
-                raise EngineError(f"{name} must be one of {allowed}, not {raw!r}") from None
+                raise EngineError.of(
+                    "options.choice", name=name, allowed=allowed, value=raw
+                ) from None
         return cls(**values)
 
 

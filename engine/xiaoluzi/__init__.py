@@ -5,6 +5,7 @@ names for the game registry: :data:`GAME`, :data:`SEAT_COUNT`, :class:`Rules` (t
 :class:`Deal`, :class:`Match`, :class:`Record`, :func:`replay`, the bots.
 """
 
+import engine.xiaoluzi.messages  # noqa: F401  (registers the package's error codes first)
 from engine.xiaoluzi.actions import DEFAULT_RULES, RULES_VERSION, SEATS, Action, ActionKind, Rules
 from engine.xiaoluzi.bots import HeuristicBot, RandomBot, make_bots, play_deal, play_match
 from engine.xiaoluzi.deal import Deal, Phase, deal_hands

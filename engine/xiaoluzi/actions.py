@@ -77,15 +77,15 @@ class Rules:
         for name in ("base_score", "base_silver", "deals_per_match"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise EngineError(f"{name} must be a positive integer, not {value!r}")
+                raise EngineError.of("options.positive", name=name, value=value)
         limit = self.system_actions_to_escape
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-            raise EngineError(f"system_actions_to_escape must be 0 or more, not {limit!r}")
+            raise EngineError.of("options.min", name="system_actions_to_escape", low=0, value=limit)
         for name in ("joker_sevens", "first_lead_7h"):
             if not isinstance(getattr(self, name), bool):
-                raise EngineError(f"{name} must be true or false, not {getattr(self, name)!r}")
+                raise EngineError.of("options.bool", name=name, value=getattr(self, name))
         if self.slam_count not in SLAM_COUNTS:
-            raise EngineError(f"slam_count must be 'cards' or 'plays', not {self.slam_count!r}")
+            raise EngineError.of("options.slam_count", value=self.slam_count)
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON object."""
@@ -96,10 +96,10 @@ class Rules:
         """The inverse of :meth:`to_json` (missing options take their defaults); raises
         :class:`EngineError` for an unknown or bad option."""
         if not isinstance(data, dict):
-            raise EngineError(f"rules options must be an object, not {data!r}")
+            raise EngineError.of("common.options_object", data=data)
         unknown = set(data) - {f.name for f in fields(cls)}
         if unknown:
-            raise EngineError(f"unknown rules options {sorted(unknown)}")
+            raise EngineError.of("options.unknown", names=sorted(unknown))
         return cls(**data)
 
 
@@ -160,28 +160,28 @@ class Action:
     def from_json(cls, data: Any) -> Action:
         """The inverse of :meth:`to_json`; raises :class:`InvalidNotationError` for bad input."""
         if not isinstance(data, dict):
-            raise InvalidNotationError(f"an action is an object, not {data!r}")
+            raise InvalidNotationError.of("action.object", data=data)
         unknown = set(data) - {"kind", "seat", "cards", "system"}
         if unknown:
-            raise InvalidNotationError(f"unknown action keys {sorted(unknown)} in {data!r}")
+            raise InvalidNotationError.of("action.unknown_keys", keys=sorted(unknown), data=data)
         try:
             kind = ActionKind(data.get("kind"))
         except ValueError:
-            raise InvalidNotationError(f"unknown action kind {data.get('kind')!r}") from None
+            raise InvalidNotationError.of("action.unknown_kind", kind=data.get("kind")) from None
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
-            raise InvalidNotationError(f"seat must be 0-3, not {seat!r} in {data!r}")
+            raise InvalidNotationError.of("action.seat", high=3, seat=seat, data=data)
         text = data.get("cards", "")
         if not isinstance(text, str):
-            raise InvalidNotationError(f"cards must be a string, not {text!r}")
+            raise InvalidNotationError.of("action.cards_string", value=text)
         system = data.get("system", False)
         if not isinstance(system, bool):
-            raise InvalidNotationError(f"system must be true or false, not {system!r}")
+            raise InvalidNotationError.of("action.system_flag", value=system)
         cards = tuple(parse_hand(text))
         if kind is ActionKind.PLAY and not cards:
-            raise InvalidNotationError(f"a play needs cards: {data!r}")
+            raise InvalidNotationError.of("action.needs_cards", data=data)
         if kind is not ActionKind.PLAY and cards:
-            raise InvalidNotationError(f"a {kind.value} has no cards: {data!r}")
+            raise InvalidNotationError.of("action.no_cards", kind=kind.value, data=data)
         return cls(kind, seat, cards, system)
 
     @classmethod
@@ -193,7 +193,7 @@ class Action:
         if system:
             words = words[:-1]
         if len(words) < 2 or not words[0].isdigit():
-            raise InvalidNotationError(f"an action is 'SEAT KIND [CARDS]', not {text!r}")
+            raise InvalidNotationError.of("action.text", text=text)
         data: dict[str, Any] = {"seat": int(words[0]), "kind": words[1], "system": system}
         if len(words) > 2:
             data["cards"] = " ".join(words[2:])

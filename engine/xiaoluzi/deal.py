@@ -169,7 +169,7 @@ class Deal:
         """What the system does for ``seat`` on a timeout: 不宣 or 不反宣 when asked, pass when
         following, the lowest single when leading (among equal ranks the first of S H D C)."""
         if seat != self.turn:
-            raise IllegalActionError(f"no action of seat {seat} is awaited ({self._state()})")
+            raise IllegalActionError.of("xiaoluzi.not_awaited", seat=seat, state=self._state())
         if self.phase is Phase.DECLARE:
             return Action.declare(seat, False, system=True)
         if self.phase is Phase.COUNTER:
@@ -199,21 +199,27 @@ class Deal:
         """Apply ``action``; raises :class:`IllegalActionError` naming the action and why not
         (the state is then unchanged)."""
         if action.seat not in SEATS:
-            raise IllegalActionError(f"{action}: seat {action.seat} is not a seat (0-3)")
+            raise IllegalActionError.of(
+                "xiaoluzi.not_a_seat_action", action=str(action), seat=action.seat
+            )
         if self.phase is Phase.OVER:
-            raise IllegalActionError(f"{action}: the deal is over")
+            raise IllegalActionError.of("xiaoluzi.deal_over", action=str(action))
         if action.kind is ActionKind.ESCAPE:
             if action.system:
-                raise IllegalActionError(f"{action}: an escape is never a system action")
+                raise IllegalActionError.of("xiaoluzi.escape_system", action=str(action))
             self._escape(action)
             return
         if action.system:
             try:
                 expected = self.system_action(action.seat)
             except IllegalActionError as exc:
-                raise IllegalActionError(f"{action}: {exc}") from None
+                raise IllegalActionError.of(
+                    "xiaoluzi.system_not_awaited", action=str(action), **exc.params
+                ) from None
             if expected != action:
-                raise IllegalActionError(f"{action}: the system takes {expected} here")
+                raise IllegalActionError.of(
+                    "xiaoluzi.system_takes", action=str(action), expected=str(expected)
+                )
         self._do(action)
 
     def timeout(self, seat: int) -> Action:
@@ -247,7 +253,9 @@ class Deal:
     def _do(self, action: Action) -> None:
         seat = action.seat
         if seat != self.turn:
-            raise IllegalActionError(f"{action}: not seat {seat}'s turn ({self._state()})")
+            raise IllegalActionError.of(
+                "xiaoluzi.not_your_turn", action=str(action), seat=seat, state=self._state()
+            )
         kind = action.kind
         if kind is ActionKind.PLAY:
             self._play(action)
@@ -270,7 +278,9 @@ class Deal:
         kind, seat = action.kind, action.seat
         if self.phase is Phase.DECLARE:
             if kind not in (ActionKind.DECLARE, ActionKind.NO_DECLARE):
-                raise IllegalActionError(f"{action}: out of order ({self._state()})")
+                raise IllegalActionError.of(
+                    "xiaoluzi.out_of_order", action=str(action), state=self._state()
+                )
             yes = kind is ActionKind.DECLARE
             self.answers.append(("declare", seat, yes))
             if yes:
@@ -285,7 +295,9 @@ class Deal:
             return
         if self.phase is Phase.COUNTER:
             if kind not in (ActionKind.COUNTER, ActionKind.NO_COUNTER):
-                raise IllegalActionError(f"{action}: out of order ({self._state()})")
+                raise IllegalActionError.of(
+                    "xiaoluzi.out_of_order", action=str(action), state=self._state()
+                )
             d = self.declarer
             assert d is not None
             yes = kind is ActionKind.COUNTER
@@ -301,7 +313,7 @@ class Deal:
             else:
                 self.turn = (seat + 1) % 4
             return
-        raise IllegalActionError(f"{action}: no question is asked ({self._state()})")
+        raise IllegalActionError.of("xiaoluzi.no_question", action=str(action), state=self._state())
 
     def _start_play(self, leader: int) -> None:
         self.phase = Phase.PLAY
@@ -313,16 +325,26 @@ class Deal:
         hand = self.hands[action.seat]
         lacking = [c for c in action.cards if c not in hand]
         if lacking or len(set(action.cards)) != len(action.cards):
-            missing = format_cards(lacking) if lacking else "a card twice"
-            raise IllegalActionError(f"{action}: seat {action.seat} does not hold {missing}")
+            if not lacking:
+                raise IllegalActionError.of(
+                    "xiaoluzi.card_twice", action=str(action), seat=action.seat
+                )
+            raise IllegalActionError.of(
+                "xiaoluzi.not_holding",
+                action=str(action),
+                seat=action.seat,
+                cards=format_cards(lacking),
+            )
         for card in action.cards:
             hand.remove(card)
 
     def _pass(self, action: Action) -> None:
         if self.phase is not Phase.PLAY:
-            raise IllegalActionError(f"{action}: no playing yet ({self._state()})")
+            raise IllegalActionError.of(
+                "xiaoluzi.not_playing_yet", action=str(action), state=self._state()
+            )
         if self.current is None:
-            raise IllegalActionError(f"{action}: the leader must play, not pass")
+            raise IllegalActionError.of("xiaoluzi.leader_must_play", action=str(action))
         self.trick.append(action)
         self.passes += 1
         winner = self.current_seat
@@ -341,19 +363,33 @@ class Deal:
 
     def _play(self, action: Action) -> None:
         if self.phase is not Phase.PLAY:
-            raise IllegalActionError(f"{action}: no playing yet ({self._state()})")
+            raise IllegalActionError.of(
+                "xiaoluzi.not_playing_yet", action=str(action), state=self._state()
+            )
         play = classify(action.cards, joker_sevens=self.rules.joker_sevens)
         if play is None:
-            raise IllegalActionError(f"{action}: {format_cards(action.cards)} is not a play")
+            raise IllegalActionError.of(
+                "xiaoluzi.not_a_play", action=str(action), cards=format_cards(action.cards)
+            )
         current = self.current
         if current is not None and not play.beats(current):
             if len(play.cards) != len(current.cards):
-                why = f"{len(play.cards)} cards cannot be played on {len(current.cards)}"
-            else:
-                why = f"{play} ({play.rank}) does not beat {current} ({current.rank})"
-            raise IllegalActionError(f"{action}: {why}")
+                raise IllegalActionError.of(
+                    "xiaoluzi.wrong_count",
+                    action=str(action),
+                    count=len(play.cards),
+                    current_count=len(current.cards),
+                )
+            raise IllegalActionError.of(
+                "xiaoluzi.does_not_beat",
+                action=str(action),
+                cards=str(play),
+                rank=str(play.rank),
+                current=str(current),
+                current_rank=str(current.rank),
+            )
         if self._must_lead_7h() and SEVEN_OF_HEARTS not in action.cards:
-            raise IllegalActionError(f"{action}: the first lead must hold 7H")
+            raise IllegalActionError.of("xiaoluzi.lead_7h", action=str(action))
         self._take(action)
         seat = action.seat
         self.pile.extend(action.cards)
@@ -401,8 +437,8 @@ class Deal:
     def _escape(self, action: Action) -> None:
         seat = action.seat
         if not self.can_escape(seat):
-            why = "it is a bystander" if seat in self.bystanders else "it is out already"
-            raise CannotEscapeError(f"{action}: seat {seat} cannot escape: {why}")
+            code = "xiaoluzi.escape_bystander" if seat in self.bystanders else "xiaoluzi.escape_out"
+            raise CannotEscapeError.of(code, action=str(action), seat=seat)
         self.actions.append(action)
         self._settle_escape(seat)
 
@@ -468,7 +504,7 @@ class Deal:
     def private_view(self, seat: int) -> dict[str, Any]:
         """The public view plus what ``seat`` alone sees: its hand and its legal actions."""
         if seat not in SEATS:
-            raise EngineError(f"seat must be 0-3, not {seat!r}")
+            raise EngineError.of("common.seat_range", seat=seat, high=3)
         view = self.public_view()
         view["seat"] = seat
         view["hand"] = format_cards(self.hand(seat))

@@ -58,9 +58,9 @@ class Mode(enum.Enum):
 
 def _seat(value: int | None, what: str) -> int:
     if value is None:
-        raise InvalidFinishError(f"{what}: a seat is needed")
+        raise InvalidFinishError.of("xiaoluzi.seat_needed", field=what)
     if value not in SEATS:
-        raise InvalidFinishError(f"{what}: {value!r} is not a seat (0-3)")
+        raise InvalidFinishError.of("xiaoluzi.not_a_seat", field=what, value=value)
     return value
 
 
@@ -71,16 +71,16 @@ def roles(mode: Mode, declarer: int | None, counter: int | None) -> tuple[int, .
     """
     if mode is Mode.NONE:
         if declarer is not None or counter is not None:
-            raise InvalidFinishError("mode none has no declarer and no counter-declarer")
+            raise InvalidFinishError.of("xiaoluzi.none_no_roles")
         return ()
     d = _seat(declarer, "declarer")
     if mode is Mode.DECLARED:
         if counter is not None:
-            raise InvalidFinishError("mode declared has no counter-declarer")
+            raise InvalidFinishError.of("xiaoluzi.declared_no_counter")
         return ()
     c = _seat(counter, "counter-declarer")
     if c == d:
-        raise InvalidFinishError(f"seat {d} cannot declare and counter-declare")
+        raise InvalidFinishError.of("xiaoluzi.declare_and_counter", seat=d)
     return tuple(s for s in SEATS if s not in (d, c))
 
 
@@ -88,7 +88,7 @@ def _finish(finish: Sequence[int]) -> tuple[int, ...]:
     for s in finish:
         _seat(s, "finish")
     if len(set(finish)) != len(finish):
-        raise InvalidFinishError(f"a seat goes out twice in {list(finish)}")
+        raise InvalidFinishError.of("xiaoluzi.finish_twice", finish=list(finish))
     return tuple(finish)
 
 
@@ -180,32 +180,30 @@ def deal_result(
     bystanders = roles(mode, declarer, counter)
     out = _finish(finish)
     if len(played) != 4 or any(not isinstance(n, int) or n < 0 for n in played):
-        raise InvalidFinishError(f"played: four counts of 0 or more, not {list(played)}")
+        raise InvalidFinishError.of("xiaoluzi.played_counts", played=list(played))
     if any(n > HAND_SIZE for n in played):
-        raise InvalidFinishError(f"played: a hand has {HAND_SIZE} cards, not {list(played)}")
+        raise InvalidFinishError.of("xiaoluzi.played_hand", hand=HAND_SIZE, played=list(played))
     if mode is Mode.NONE:
         if len(out) == 4:
             out = out[:3]
         if len(out) != 3:
-            raise InvalidFinishError(
-                f"mode none ends when the third player goes out, not with finish {list(finish)}"
-            )
+            raise InvalidFinishError.of("xiaoluzi.none_ends_third", finish=list(finish))
     elif len(out) != 1:
-        raise InvalidFinishError(
-            f"mode {mode.value} ends when the first player goes out, not with finish {list(finish)}"
+        raise InvalidFinishError.of(
+            "xiaoluzi.mode_ends_first", mode=mode.value, finish=list(finish)
         )
     if mode is Mode.COUNTERED and out[0] not in (declarer, counter):
-        raise InvalidFinishError(f"seat {out[0]} is a bystander and cannot go out")
+        raise InvalidFinishError.of("xiaoluzi.bystander_out", seat=out[0])
     for s in SEATS:
         if s in bystanders and played[s]:
-            raise InvalidFinishError(f"seat {s} is a bystander and plays no card")
+            raise InvalidFinishError.of("xiaoluzi.bystander_plays", seat=s)
         if slam_count == "cards":
             if s in out and played[s] != HAND_SIZE:
-                raise InvalidFinishError(f"seat {s} went out, so it played {HAND_SIZE} cards")
+                raise InvalidFinishError.of("xiaoluzi.out_played_all", seat=s, hand=HAND_SIZE)
             if s not in out and played[s] == HAND_SIZE:
-                raise InvalidFinishError(f"seat {s} played {HAND_SIZE} cards, so it went out")
+                raise InvalidFinishError.of("xiaoluzi.played_all_out", seat=s, hand=HAND_SIZE)
         elif s in out and played[s] == 0:
-            raise InvalidFinishError(f"seat {s} went out, so it played")
+            raise InvalidFinishError.of("xiaoluzi.out_played", seat=s)
     first = out[0]
     m = [0, 0, 0, 0]
     slam = False
@@ -264,11 +262,11 @@ def escape_result(
     out = _finish(finish)
     _seat(seat, "escaping seat")
     if (mode is Mode.NONE and len(out) >= 3) or (mode is not Mode.NONE and out):
-        raise CannotEscapeError(f"seat {seat} cannot escape: the deal is over")
+        raise CannotEscapeError.of("xiaoluzi.cannot_escape_over", seat=seat)
     if seat in out:
-        raise CannotEscapeError(f"seat {seat} cannot escape: it is out already")
+        raise CannotEscapeError.of("xiaoluzi.cannot_escape_out", seat=seat)
     if seat in bystanders:
-        raise CannotEscapeError(f"seat {seat} cannot escape: it is a bystander")
+        raise CannotEscapeError.of("xiaoluzi.cannot_escape_bystander", seat=seat)
     m = [0, 0, 0, 0]
     if mode is Mode.NONE:
         for s in SEATS:

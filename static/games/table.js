@@ -83,7 +83,12 @@
   // --- state helpers ---------------------------------------------------------------------------
   function hand() { return state && state.you && state.you.hand ? state.you.hand.split(" ").filter(Boolean) : []; }
   function deal() { return state ? state.deal : null; }
-  function seatName(seat) { return state.seats[seat] ? state.seats[seat].player : "#" + seat; }
+  function seatName(seat) { return state.seats[seat] ? playerName(state.seats[seat]) : "#" + seat; }
+  function playerName(s) {
+    // a practice bot's name is stored the same in every language ("Bot 2"): shown in the page's
+    var bot = s.is_bot && /^(?:Bot|机器人) (\d+)$/.exec(s.player);
+    return bot ? fmt(T.botName, { number: bot[1] }) : s.player;
+  }
   function legalActions() { return state && state.you ? state.you.legal || [] : []; }
   function myTurn() {
     var d = deal();
@@ -116,7 +121,15 @@
     return (seat - base + seatCount) % seatCount;
   }
 
-  function sideName(side) { return side === "A" ? T.sideA : T.sideB; }
+  function sideLabels() {
+    // in the levels and points lines: the teams' names, else the letters
+    var names = config.sideNames || {};
+    return { A: names.A || "A", B: names.B || "B" };
+  }
+  function sideName(side) {
+    // a team event's table names its teams; otherwise the side's letter (A 队 / B 队)
+    return (config.sideNames || {})[side] || (side === "A" ? T.sideA : T.sideB);
+  }
   function winnerName(winner) {
     // a side (大怪路子) or, for games without fixed sides, a seat written as a string
     if (winner === "A" || winner === "B") return sideName(winner);
@@ -193,7 +206,7 @@
       var head = document.createElement("div");
       head.className = "seat-head";
       var name = document.createElement("strong");
-      name.textContent = s.player;
+      name.textContent = playerName(s);
       head.appendChild(name);
       if (s.is_bot) {
         var bot = document.createElement("span");
@@ -293,8 +306,9 @@
       return;
     }
     var level = d ? fmt(T.levelRank, { rank: d.level }) + " · " : "";
-    $("level-info").textContent = level + fmt(T.levels, { a: m.levels.A, b: m.levels.B }) +
-      " · " + fmt(T.teamPoints, { a: m.team_points.A, b: m.team_points.B });
+    var sides = sideLabels();
+    $("level-info").textContent = level + fmt(T.levels, { A: sides.A, B: sides.B, a: m.levels.A, b: m.levels.B }) +
+      " · " + fmt(T.teamPoints, { A: sides.A, B: sides.B, a: m.team_points.A, b: m.team_points.B });
   }
 
   function drawHand() {
@@ -547,8 +561,9 @@
     var payers = (r.payers || []).map(seatName).join(", ");
     var text = fmt(T.won, { side: sideName(r.winner) }) + " " + fmt(T.payers, { names: payers });
     if (r.levels_before && r.levels) {
+      var sides = sideLabels();
       text += " " + fmt(T.levelChange, {
-        a0: r.levels_before.A, b0: r.levels_before.B, a: r.levels.A, b: r.levels.B,
+        A: sides.A, B: sides.B, a0: r.levels_before.A, b0: r.levels_before.B, a: r.levels.A, b: r.levels.B,
       });
     }
     if (r.passed_a) text += " " + T.passedA;
@@ -562,7 +577,7 @@
     var row = document.createElement("tr");
     state.seats.forEach(function (s) {
       var th = document.createElement("th");
-      th.textContent = s.player;
+      th.textContent = playerName(s);
       head.appendChild(th);
       var td = document.createElement("td");
       var p = points[String(s.seat)] !== undefined ? points[String(s.seat)] : points[s.seat];
@@ -992,18 +1007,26 @@
       var d = deal();
       var out = d && d.phase !== "over" && d.finish && d.finish.indexOf(mySeat) >= 0;
       var inDeal = d && d.phase !== "over";
-      if (!window.confirm(out ? T.leaveConfirmOut : inDeal ? T.leaveConfirm : T.leaveConfirmBetween)) return;
-      post(config.leaveUrl).then(function (r) {
-        if (r.status !== 200) { setMessage(r.data.detail || T.serverError, "bad"); return; }
-        if (r.data.leave === "noted") {  // out of this deal: gone from the table until the next
-          setMessage(T.leaveNoted, "ok");
-          if (socket) { socket.onclose = null; socket.close(); }
-          stopPolling();
-          setTimeout(function () { location.href = config.mePath; }, 1500);
-          return;
-        }
-        render(r.data);
-      });
+      var fallback = out ? T.leaveConfirmOut : inDeal ? T.leaveConfirm : T.leaveConfirmBetween;
+      // the game says what leaving costs now (its own escape and leaving rules, with figures)
+      fetch(config.leaveUrl, { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.json() : {}; })
+        .catch(function () { return {}; })
+        .then(function (terms) { if (window.confirm(terms.text || fallback)) leave(); });
+    });
+  }
+
+  function leave() {
+    post(config.leaveUrl).then(function (r) {
+      if (r.status !== 200) { setMessage(r.data.detail || T.serverError, "bad"); return; }
+      if (r.data.leave === "noted") {  // out of this deal: gone from the table until the next
+        setMessage(T.leaveNoted, "ok");
+        if (socket) { socket.onclose = null; socket.close(); }
+        stopPolling();
+        setTimeout(function () { location.href = config.mePath; }, 1500);
+        return;
+      }
+      render(r.data);
     });
   }
 

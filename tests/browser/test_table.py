@@ -223,12 +223,15 @@ def test_a_dropped_connection_shows_away_reconnects_and_only_the_confirmed_leave
     me.wait_for_function("() => document.body.dataset.seq === '1'")
     assert me.locator("#hand button.card-face").count() == 27 - chosen
 
-    me.once("dialog", lambda dialog: dialog.dismiss())  # asked, and said no
-    me.click("#btn-leave")
+    with me.expect_event("dialog") as asked:  # asked (the game's own cost), and said no
+        me.click("#btn-leave")
+    assert "你将失去 18 分" in asked.value.message
+    asked.value.dismiss()
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
-    me.once("dialog", lambda dialog: dialog.accept())
-    me.click("#btn-leave")
+    with me.expect_event("dialog") as asked:
+        me.click("#btn-leave")
+    asked.value.accept()
     me.wait_for_selector("#match-over", state="visible", timeout=10_000)
     other.wait_for_selector("#match-over", state="visible", timeout=10_000)
     match.refresh_from_db()

@@ -164,7 +164,7 @@ def test_actions_answer_400_403_409_with_a_message() -> None:
     assert response.status_code == 403 and response.json()["detail"]
     assert act(Client(), table, action="pass", seq=seq).status_code == 403
     response = act(bystander, table, action="play", cards="3H", seq=seq)
-    assert response.status_code == 400 and "turn" in response.json()["detail"]
+    assert response.status_code == 400 and "还没轮到" in response.json()["detail"]
     # 400: malformed
     for body in (
         {"action": "dance", "seq": seq},

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.utils import translation
 
 from config.exceptions import ApplicationError, ConflictError
 from engine.cards import format_cards
@@ -134,11 +135,16 @@ def test_a_person_acts_with_the_current_sequence_number() -> None:
     seq = match.deals.get(number=match.current_deal).seq
     with pytest.raises(ConflictError):
         services.seat_act(table=table, seat=2, kind="pass", seq=seq + 5)
-    with pytest.raises(ApplicationError, match="unknown card token"):
-        services.seat_act(table=table, seat=2, kind="play", cards="3X", seq=seq)
-    with pytest.raises(ApplicationError, match="Unknown action"):
-        services.seat_act(table=table, seat=2, kind="dance", seq=seq)
-    with pytest.raises(ApplicationError, match="not seat 1's turn"):
+    # the engine's refusals in the active language, naming seats by their players
+    seat_1 = TableSeat.objects.get(table=table, seat=1).player.name
+    with translation.override("en"):
+        with pytest.raises(ApplicationError, match="3X is no card"):
+            services.seat_act(table=table, seat=2, kind="play", cards="3X", seq=seq)
+        with pytest.raises(ApplicationError, match="no action dance"):
+            services.seat_act(table=table, seat=2, kind="dance", seq=seq)
+        with pytest.raises(ApplicationError, match=f"It is not {seat_1}'s turn"):
+            services.seat_act(table=table, seat=1, kind="pass", seq=seq)
+    with pytest.raises(ApplicationError, match=f"还没轮到{seat_1}出牌"):
         services.seat_act(table=table, seat=1, kind="pass", seq=seq)
     legal = deal.legal_actions(2)[0]
     new_seq = services.seat_act(
@@ -191,7 +197,7 @@ def test_an_escape_ends_the_match_with_its_points() -> None:
     assert match.end_reason == Match.EndReason.ESCAPE
     assert match.points[5] == -54
     assert [match.points[s] for s in (0, 2, 4)] == [3, 3, 3]  # nobody out: +1b each
-    with pytest.raises(ApplicationError, match="No match"):
+    with pytest.raises(ApplicationError, match="No match"), translation.override("en"):
         services.seat_escape(table=table, seat=5)
 
 
@@ -235,18 +241,19 @@ def test_leaving_between_deals() -> None:
 
 def test_match_start_refuses_bad_tables_and_options() -> None:
     table = bot_table()
-    with pytest.raises(ApplicationError, match="Bad rule options"):
+    with pytest.raises(ApplicationError, match="Bad rule options"), translation.override("en"):
         services.match_start(table=table, rule_options={"nonsense": 1})
     assert not Match.objects.exists()
     services.match_start(table=table)
-    with pytest.raises(ApplicationError, match="already has a match"):
-        services.match_start(table=table)
-    offline = TableFactory(mode=Table.Mode.OFFLINE)
-    with pytest.raises(ApplicationError, match="offline"):
-        services.match_start(table=offline)
-    empty = TableFactory(seated=False)
-    with pytest.raises(ApplicationError, match="six|6"):
-        services.match_start(table=empty)
+    with translation.override("en"):  # the refusals in English (the site translates them)
+        with pytest.raises(ApplicationError, match="already has a match"):
+            services.match_start(table=table)
+        offline = TableFactory(mode=Table.Mode.OFFLINE)
+        with pytest.raises(ApplicationError, match="offline"):
+            services.match_start(table=offline)
+        empty = TableFactory(seated=False)
+        with pytest.raises(ApplicationError, match="six|6"):
+            services.match_start(table=empty)
 
 
 def test_offline_results_are_scored_by_the_engine_and_can_be_entered_again() -> None:
@@ -276,7 +283,11 @@ def test_an_impossible_offline_deal_is_refused_and_nothing_changes() -> None:
         table=table, first_dealer=0, deals=good, base_score=1, deals_per_match=3
     )
     bad = [*good, services.OfflineDeal(finish=(1, 1, 3))]
-    with pytest.raises(ApplicationError, match="deal 2"), transaction.atomic():
+    with (
+        pytest.raises(ApplicationError, match="deal 2"),
+        transaction.atomic(),
+        translation.override("en"),
+    ):
         services.offline_match_record(
             table=table, first_dealer=0, deals=bad, base_score=1, deals_per_match=3
         )

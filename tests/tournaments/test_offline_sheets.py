@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -121,9 +122,10 @@ def world(request: Any) -> dict[str, Any]:
     }
 
 
-def api(user: Any) -> APIClient:
+def api(user: Any, language: str = "en") -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language  # refusals are matched in English
     return client
 
 
@@ -148,7 +150,7 @@ def test_a_sheet_is_entered_confirmed_and_counted_with_the_games_figures(world) 
     assert version["status"] == "pending" and version["first_dealer"] is None
     assert version["deals"] == SHEETS[game]["deals"]
     assert not Match.objects.filter(table=pairing.table).exists()  # nothing until confirmed
-    mine = api(world["referee"]).post(f"/api/v1/results/{version['id']}/confirm/")
+    mine = api(world["referee"], "zh-hans").post(f"/api/v1/results/{version['id']}/confirm/")
     assert mine.status_code == 400 and "另一人" in mine.json()["detail"]
     confirm(world, version)
     match = Match.objects.get(table=pairing.table)
@@ -259,6 +261,7 @@ PICKS: dict[str, dict[str, str]] = {
 def browser(user: Any) -> Client:
     client = Client()
     client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the refusals are matched in English
     return client
 
 

@@ -1,0 +1,360 @@
+"""The engine's refusals in the user's language.
+
+The engine raises :class:`engine.errors.EngineError` with a stable ``code``, ``params`` and
+``where`` (the deal and field of a referee's sheet), and English text for the command line. The
+site says the same by code: :data:`MESSAGES` maps each code to a translatable format with named
+params; card params read as cards (红桃2, 大怪), seats as the players' names when the caller knows
+them. A code missing here falls back to the engine's English message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import pgettext, pgettext_lazy
+
+from engine.errors import EngineError
+
+__all__ = ["MESSAGES", "cards_text", "engine_message"]
+
+#: Error code -> the translatable format of its message (``%(name)s`` params). The codes are the
+#: engine's (``engine.errors.message_codes()``); a test checks every one is here.
+MESSAGES: dict[str, Promise] = {
+    # any game
+    "common.seat_range": _l("There is no seat %(seat)s."),
+    "common.unknown_action": _l("This game has no action %(kind)s."),
+    "common.no_deal": _l("No deal is being played."),
+    "common.options_object": _l("The rule options are not valid."),
+    "options.unknown": _l("Unknown rule options %(names)s."),
+    "options.bool": _l("%(name)s must be yes or no, not %(value)s."),
+    "options.int": _l("%(name)s must be a whole number, not %(value)s."),
+    "options.positive": _l("%(name)s must be a whole number of 1 or more, not %(value)s."),
+    "options.min": _l("%(name)s must be %(low)s or more, not %(value)s."),
+    "options.choice": _l("%(name)s must be one of %(allowed)s, not %(value)s."),
+    "options.type": _l("%(name)s is not valid: %(value)s."),
+    "options.percent": _l("%(name)s must be a whole number of %(low)s or more, not %(value)s."),
+    "options.slam_count": _l("slam_count must be cards or plays, not %(value)s."),
+    "action.object": _l("An action is an object with its kind."),
+    "action.unknown_keys": _l("An action has no fields %(keys)s."),
+    "action.unknown_kind": _l("There is no action %(kind)s."),
+    "action.seat": _l("There is no seat %(seat)s."),
+    "action.cards_string": _l("The cards are written as text, not %(value)s."),
+    "action.system_flag": _l("system is true or false, not %(value)s."),
+    "action.no_cards": _l("This action takes no cards."),
+    "action.needs_cards": _l("A play needs cards."),
+    "action.value_int": _l("The value must be a whole number, not %(value)s."),
+    "action.bid": _l("A bid (叫分) is 1, 2 or 3."),
+    "action.choice_value": _l("Answer yes or no."),
+    "action.no_value": _l("This action takes no value."),
+    "action.text": _l("An action is written SEAT KIND [CARDS], not %(text)s."),
+    "cards.unknown_token": _l("%(token)s is no card."),
+    "cards.unknown_token_in": _l("%(token)s is no card."),
+    "cards.unknown_rank": _l("%(token)s is no rank."),
+    # 大怪路子: playing
+    "daguai.not_awaited": _l("It is not %(seat)s's turn to act."),
+    "daguai.not_a_seat_action": _l("There is no seat %(seat)s."),
+    "daguai.deal_over": _l("The deal is over."),
+    "daguai.escape_system": _l("The system never escapes for a player."),
+    "daguai.system_plays": _l("The system plays something else here."),
+    "daguai.not_holding": _l("%(seat)s does not hold %(cards)s."),
+    "daguai.escape_after_out": _l("%(seat)s has already gone out of this deal and cannot escape."),
+    "daguai.no_return_now": _l("No tribute is being returned (还贡) now."),
+    "daguai.no_tribute_received": _l("%(seat)s received no tribute (进贡), so returns nothing."),
+    "daguai.already_returned": _l("%(seat)s has already returned a card (还贡)."),
+    "daguai.return_one_card": _l("Return (还贡) exactly one card."),
+    "daguai.not_playing_yet": _l("Nobody plays yet: tribute is being paid and returned."),
+    "daguai.not_your_turn": _l("It is not %(seat)s's turn."),
+    "daguai.leader_must_play": _l("The leader must play, not pass."),
+    "daguai.play_needs_cards": _l("A play needs cards."),
+    "daguai.not_a_play": _l("%(cards)s is no play."),
+    "daguai.wrong_count": _l("%(count)s cards cannot be played on %(current_count)s."),
+    "daguai.does_not_beat": _l(
+        "%(cards)s (%(type)s) does not beat %(current)s (%(current_type)s)."
+    ),
+    "daguai.unknown_action": _l("This game has no action %(kind)s: play, pass or return."),
+    "daguai.return_exactly_one": _l("Return (还贡) exactly one card."),
+    "daguai.no_deal_number": _l("There is no deal %(number)s: %(dealt)s deals were dealt."),
+    # 大怪路子: a referee's sheet
+    "daguai.sheet_object": _l("The score sheet is not valid."),
+    "daguai.sheet_deals_list": _l("The score sheet's deals are not a list."),
+    "daguai.entry_object": _l("The entry is not valid."),
+    "daguai.entry_unknown_keys": _l("Unknown fields %(keys)s."),
+    "daguai.seat_list": _l("%(field)s must be a list of seats, not %(value)s."),
+    "daguai.seat_value": _l("%(field)s must be a seat, not %(value)s."),
+    "daguai.first_dealer": _l("The first dealer must be a seat, not %(value)s."),
+    "daguai.escape_and_leave": _l("A deal has an escape or a seat leaving, not both."),
+    "daguai.leave_with_finish": _l("A seat leaving between deals has no finishing order."),
+    "daguai.match_ended": _l("The match had already ended (%(end)s)."),
+    "daguai.not_a_seat": _l("%(seat)s is not a seat."),
+    "daguai.escaped_after_out": _l("%(seat)s escaped after going out."),
+    "daguai.finish_not_seat": _l("%(seat)s in finishing order %(order)s is not a seat."),
+    "daguai.finish_twice": _l("%(seat)s goes out twice in finishing order %(order)s."),
+    "daguai.finish_goes_on": _l(
+        "The deal ended when side %(team)s was all out (after %(seat)s), but finishing order "
+        "%(order)s goes on."
+    ),
+    "daguai.finish_not_ended": _l(
+        "Finishing order %(order)s has not ended the deal: no side is all out."
+    ),
+    "daguai.finish_ended": _l("Finishing order %(order)s has already ended the deal."),
+    "daguai.escape_gone_out": _l(
+        "%(seat)s has already gone out in finishing order %(order)s: only a player still holding "
+        "cards can escape."
+    ),
+    "daguai.base_negative": _l("The base score must not be negative, not %(base)s."),
+    # 小路子: playing
+    "xiaoluzi.not_awaited": _l("It is not %(seat)s's turn to act."),
+    "xiaoluzi.system_not_awaited": _l("It is not %(seat)s's turn to act."),
+    "xiaoluzi.not_a_seat_action": _l("There is no seat %(seat)s."),
+    "xiaoluzi.deal_over": _l("The deal is over."),
+    "xiaoluzi.escape_system": _l("The system never escapes for a player."),
+    "xiaoluzi.system_takes": _l("The system plays something else here."),
+    "xiaoluzi.not_your_turn": _l("It is not %(seat)s's turn."),
+    "xiaoluzi.out_of_order": _l("This answer comes out of order."),
+    "xiaoluzi.no_question": _l("Nobody is asked to 宣牌 or 反宣 now."),
+    "xiaoluzi.not_holding": _l("%(seat)s does not hold %(cards)s."),
+    "xiaoluzi.card_twice": _l("The same card is selected twice."),
+    "xiaoluzi.not_playing_yet": _l("Nobody plays yet: 宣牌 and 反宣 come first."),
+    "xiaoluzi.leader_must_play": _l("The leader must play, not pass."),
+    "xiaoluzi.not_a_play": _l("%(cards)s is no play."),
+    "xiaoluzi.wrong_count": _l("%(count)s cards cannot be played on %(current_count)s."),
+    "xiaoluzi.does_not_beat": _l("%(cards)s does not beat %(current)s."),
+    "xiaoluzi.lead_7h": _l("The first lead must include 红桃7."),
+    "xiaoluzi.escape_bystander": _l("%(seat)s watches this deal (旁观) and cannot escape."),
+    "xiaoluzi.escape_out": _l("%(seat)s is out already and cannot escape."),
+    # 小路子: settling
+    "xiaoluzi.seat_needed": _l("%(field)s: a seat is needed."),
+    "xiaoluzi.not_a_seat": _l("%(field)s: %(value)s is not a seat."),
+    "xiaoluzi.none_no_roles": _l("普通模式 has no 宣牌 and no 反宣."),
+    "xiaoluzi.declared_no_counter": _l("一打三 has no 反宣."),
+    "xiaoluzi.declare_and_counter": _l("%(seat)s cannot both 宣牌 and 反宣."),
+    "xiaoluzi.finish_twice": _l("A player goes out twice in %(finish)s."),
+    "xiaoluzi.played_counts": _l("Cards played: four counts of 0 or more, not %(played)s."),
+    "xiaoluzi.played_hand": _l("Cards played: a hand has %(hand)s cards, not %(played)s."),
+    "xiaoluzi.none_ends_third": _l(
+        "普通模式 ends when the third player goes out, not with finishing order %(finish)s."
+    ),
+    "xiaoluzi.mode_ends_first": _l(
+        "This mode ends when the first player goes out, not with finishing order %(finish)s."
+    ),
+    "xiaoluzi.bystander_out": _l("%(seat)s watches this deal (旁观) and cannot go out."),
+    "xiaoluzi.bystander_plays": _l("%(seat)s watches this deal (旁观) and plays no card."),
+    "xiaoluzi.out_played_all": _l("%(seat)s went out, so played %(hand)s cards."),
+    "xiaoluzi.played_all_out": _l("%(seat)s played %(hand)s cards, so went out."),
+    "xiaoluzi.out_played": _l("%(seat)s went out, so played cards."),
+    "xiaoluzi.cannot_escape_over": _l("The deal is over: %(seat)s cannot escape."),
+    "xiaoluzi.cannot_escape_out": _l("%(seat)s is out already and cannot escape."),
+    "xiaoluzi.cannot_escape_bystander": _l("%(seat)s watches this deal (旁观) and cannot escape."),
+    # 上海斗地主: playing
+    "doudizhu.not_awaited": _l("It is not %(seat)s's turn to act."),
+    "doudizhu.not_a_seat_action": _l("There is no seat %(seat)s."),
+    "doudizhu.deal_over": _l("The deal is over."),
+    "doudizhu.escape_kind": _l("The system never escapes for a player."),
+    "doudizhu.system_plays": _l("The system plays something else here."),
+    "doudizhu.not_your_turn": _l("It is not %(seat)s's turn."),
+    "doudizhu.expected_kind": _l("This is not the time for that action."),
+    "doudizhu.bid_too_low": _l("A bid (叫分) must be above the highest so far (%(highest)s)."),
+    "doudizhu.report_whole_sets": _l(
+        "报到 declares whole sets (the four jokers, or every card of a rank): here %(sets)s."
+    ),
+    "doudizhu.not_holding": _l("%(seat)s does not hold %(cards)s."),
+    "doudizhu.leader_must_play": _l("The leader must play, not pass."),
+    "doudizhu.not_a_play": _l("%(cards)s is no play."),
+    "doudizhu.does_not_beat": _l(
+        "%(cards)s (%(type)s) does not beat %(current)s (%(current_type)s)."
+    ),
+    "doudizhu.bomb_limit": _l("%(seat)s has played the %(limit)s bombs allowed."),
+    "doudizhu.set_whole": _l("A declared 报到 set goes out whole and alone (%(sets)s)."),
+    # the adapters
+    "adapter.bid_value": _l("A bid (叫分) is 1, 2 or 3."),
+    "adapter.yes_no": _l("Answer yes or no."),
+    "adapter.no_deal_number": _l("There is no deal %(number)s: %(dealt)s deals were dealt."),
+    # any referee's sheet
+    "sheet.object": _l("The score sheet is not valid."),
+    "sheet.deals_list": _l("The deals are not a list."),
+    "sheet.deal_object": _l("The deal is not valid."),
+    "sheet.unknown_field": _l("unknown field."),
+    "sheet.missing": _l("missing."),
+    "sheet.number_range": _l("must be a number %(low)s-%(high)s, not %(value)s."),
+    "sheet.number_min": _l("must be a number %(low)s or more, not %(value)s."),
+    "sheet.seat_missing": _l("missing: choose a player."),
+    "sheet.seat": _l("must be a player's seat, not %(value)s."),
+    "sheet.flag": _l("must be yes or no, not %(value)s."),
+    "sheet.choice_missing": _l("missing: one of %(choices)s."),
+    "sheet.choice": _l("must be one of %(choices)s, not %(value)s."),
+    "sheet.seat_list": _l("must be a list of players, not %(value)s."),
+    "sheet.seat_in_list": _l("%(seat)s is not a seat."),
+    "sheet.seat_twice": _l("a player appears twice."),
+    "sheet.four_counts": _l("must be four numbers, one per player."),
+    "sheet.count_range": _l("each count is 0-%(high)s, not %(value)s."),
+    "sheet.match_ended": _l("The match had already ended (%(end)s)."),
+    "xiaoluzi_sheet.none_declarer": _l("普通模式 has no 宣牌."),
+    "xiaoluzi_sheet.none_counter": _l("普通模式 has no 反宣."),
+    "xiaoluzi_sheet.declared_counter": _l("一打三 has no 反宣."),
+    "xiaoluzi_sheet.declare_and_counter": _l("%(seat)s cannot both 宣牌 and 反宣."),
+    "xiaoluzi_sheet.finish_count": _l(
+        "This mode ends with %(need)s out, not with finishing order %(out)s."
+    ),
+    "xiaoluzi_sheet.bystander_out": _l("%(seat)s watches this deal (旁观) and cannot go out."),
+    "xiaoluzi_sheet.none_slam": _l("普通模式 has no 关门."),
+    "xiaoluzi_sheet.slam_made": _l("The cards played make a 关门."),
+    "xiaoluzi_sheet.slam_not_made": _l("The cards played make no 关门."),
+    "xiaoluzi_sheet.escape_no_played": _l("An escape is settled without the cards played."),
+    "xiaoluzi_sheet.nobody_escapes": _l("The deal was over with %(out)s out: nobody escapes."),
+    "xiaoluzi_sheet.escape_out": _l("%(seat)s was out already and cannot escape."),
+    "xiaoluzi_sheet.escape_bystander": _l("%(seat)s watches this deal (旁观) and cannot escape."),
+    "doudizhu_sheet.redeals_listed": _l(
+        "%(listed)s all-pass deals (荒番) are entered right before this deal, not %(redeals)s."
+    ),
+    "doudizhu_sheet.huangfan_max": _l("荒番 counts at most %(most)s, not %(run)s."),
+    "doudizhu_sheet.no_report_sets": _l("A deal without 报到 has no sets."),
+    "doudizhu_sheet.double_report_sets": _l("报到 declares one set here (双报到 declares two)."),
+    "doudizhu_sheet.head_bid_3": _l("头撂 is a bid of 3, not %(bid)s."),
+    "doudizhu_sheet.open_hand_head": _l("摊打 happens only in a 头撂 deal."),
+    "doudizhu_sheet.report_no_play_winner": _l("报到 不打 is a win of the 地主."),
+    "doudizhu_sheet.escape_object": _l("The escape needs its player, kind and when it happened."),
+    "doudizhu_sheet.bidding_no_landlord": _l(
+        "An escape during the bidding has no 地主 (it came during play)."
+    ),
+    "doudizhu_sheet.bidding_not_over": _l("The bidding was not over."),
+    "doudizhu_sheet.bid_3_ends": _l(
+        "A bid of 3 ends the bidding at once: the escape came during play."
+    ),
+    "doudizhu_sheet.all_pass_none": _l("A deal nobody bid on (荒番) has none."),
+    "doudizhu_sheet.bidder_rotates": _l("The first bidder rotates to %(expected)s, not %(given)s."),
+    "doudizhu_sheet.bidder_first": _l(
+        "The first bidder is %(expected)s (the first dealer), not %(given)s."
+    ),
+    "doudizhu_sheet.head_bid_bidder": _l("头撂 is the first bidder's bid: %(seat)s bid first."),
+    "doudizhu_sheet.is_head_bid": _l("%(seat)s bid first and bid 3: that is 头撂."),
+    "doudizhu_sheet.winner_missing": _l("missing: the 地主 or the 农民 won (or 荒番, an escape)."),
+    "doudizhu_sheet.one_end": _l("A deal ends one way, not with both %(first)s and %(second)s."),
+}
+
+#: Field names of referees' sheets (the JSON keys, which English pages show as they are), as the
+#: Chinese form labels them.
+FIELDS: dict[str, Promise] = {
+    "deals": pgettext_lazy("sheet field", "deals"),
+    "finish": pgettext_lazy("sheet field", "finish"),
+    "escape": pgettext_lazy("sheet field", "escape"),
+    "escape.seat": pgettext_lazy("sheet field", "escape.seat"),
+    "escape.kind": pgettext_lazy("sheet field", "escape.kind"),
+    "escape.during": pgettext_lazy("sheet field", "escape.during"),
+    "leave": pgettext_lazy("sheet field", "leave"),
+    "mode": pgettext_lazy("sheet field", "mode"),
+    "declarer": pgettext_lazy("sheet field", "declarer"),
+    "counter": pgettext_lazy("sheet field", "counter"),
+    "played": pgettext_lazy("sheet field", "played"),
+    "slam": pgettext_lazy("sheet field", "slam"),
+    "holder_7h": pgettext_lazy("sheet field", "holder_7h"),
+    "bid": pgettext_lazy("sheet field", "bid"),
+    "landlord": pgettext_lazy("sheet field", "landlord"),
+    "winner": pgettext_lazy("sheet field", "winner"),
+    "redeals": pgettext_lazy("sheet field", "redeals"),
+    "head_bid": pgettext_lazy("sheet field", "head_bid"),
+    "open_hand": pgettext_lazy("sheet field", "open_hand"),
+    "report": pgettext_lazy("sheet field", "report"),
+    "report_sets": pgettext_lazy("sheet field", "report_sets"),
+    "first_bidder": pgettext_lazy("sheet field", "first_bidder"),
+    "first_dealer": pgettext_lazy("sheet field", "first_dealer"),
+    "marked_joker": pgettext_lazy("sheet field", "marked_joker"),
+    "all_pass": pgettext_lazy("sheet field", "all_pass"),
+    "bombs": pgettext_lazy("sheet field", "bombs"),
+}
+
+#: Params that hold cards (engine tokens such as ``2H SJ``).
+_CARD_PARAMS = frozenset({"cards", "card", "current", "sets"})
+#: Params that hold a seat, or a list of seats.
+_SEAT_PARAMS = frozenset({"seat", "expected", "given"})
+_SEATS_PARAMS = frozenset({"order", "finish", "out"})
+
+_SUITS: dict[str, Promise] = {
+    "S": _l("%(rank)s♠"),
+    "H": _l("%(rank)s♥"),
+    "D": _l("%(rank)s♦"),
+    "C": _l("%(rank)s♣"),
+}
+_CARD = re.compile(r"(?<![\w])(?:(10|[2-9JQKA])([SHDC])|([BS])J)(?![\w])")
+
+
+def cards_text(text: str) -> str:
+    """Card tokens in ``text`` as the site names cards: ``2H SJ`` -> ``红桃2 小怪`` (``2♥ 小怪``
+    in English; 大怪 and 小怪 keep their Chinese names)."""
+
+    def name(match: re.Match[str]) -> str:
+        rank, suit, joker = match.groups()
+        if joker:
+            return str(_("大怪") if joker == "B" else _("小怪"))
+        return str(_SUITS[suit]) % {"rank": rank}
+
+    return _CARD.sub(name, text)
+
+
+def _seat(value: Any, names: Sequence[str] | None) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if names is not None and 0 <= value < len(names):
+            return names[value]
+        return _("seat %(n)s") % {"n": value}
+    return _value(value)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _shown(params: dict[str, Any], names: Sequence[str] | None) -> dict[str, str]:
+    shown: dict[str, str] = {}
+    for key, value in params.items():
+        if key in _CARD_PARAMS and isinstance(value, str):
+            shown[key] = cards_text(value)
+        elif key in _SEAT_PARAMS:
+            shown[key] = _seat(value, names)
+        elif key in _SEATS_PARAMS and isinstance(value, list | tuple):
+            shown[key] = "、".join(_seat(s, names) for s in value) or _("nobody")
+        elif key == "field":
+            shown[key] = str(FIELDS.get(str(value), str(value)))
+        else:
+            shown[key] = _value(value)
+    return shown
+
+
+def _where(where: tuple[tuple[str, Any], ...]) -> list[str]:
+    parts: list[str] = []
+    for kind, value in where:
+        if kind == "deal":
+            parts.append(_("deal %(n)s") % {"n": value})
+        elif kind == "sheet":
+            parts.append(_("score sheet"))
+        else:
+            parts.append(str(FIELDS.get(str(value), str(value))))
+    return parts
+
+
+def engine_message(error: EngineError, *, seat_names: Sequence[str] | None = None) -> str:
+    """``error`` in the active language: its code's translated format with its params (cards
+    as cards, seats as ``seat_names`` when given), after where it happened (``第 2 副：叫分：``);
+    the engine's English message for a code this table does not know."""
+    text = MESSAGES.get(error.code)
+    if text is None:
+        return str(error)
+    try:
+        message = str(text) % _shown(error.params, seat_names)
+    except (KeyError, TypeError, ValueError):
+        return str(error)
+    parts = _where(error.where)
+    if not parts:
+        return message
+    separator = pgettext("between the places of a refusal", ": ")
+    return _("%(where)s: %(message)s") % {"where": separator.join(parts), "message": message}
