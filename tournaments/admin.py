@@ -627,7 +627,3 @@ class MeetAdmin(ScopedAdmin):
 
     def scoped_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(events__in=organized_events(request)).distinct()
-
-
-# The knockout stage's (read-only) admin lives in its own module.
-from tournaments import admin_knockout  # noqa: E402, F401

@@ -16,3 +16,5 @@ class TournamentsConfig(AppConfig):
         table_rule_register(table_rule)
         # A table of a round links back to its event and round, and names its teams.
         table_context_register(table_context)
+        # The knockout stage's read-only admin (its own module: tournaments.admin stays free of it).
+        from tournaments import admin_knockout  # noqa: F401

@@ -104,7 +104,7 @@ def submission_preview(*, submission: ResultSubmission) -> ResultPreview | Seats
 
 
 def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
-    from tournaments.knockout import pairing_deals
+    from tournaments.knockout_selectors import pairing_deals
 
     event = pairing.round.event
     return offline_match_record(

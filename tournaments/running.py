@@ -74,7 +74,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
     tables = Table.objects.filter(
         pairing__round=round, mode=Table.Mode.ONLINE, matches__isnull=True
     ).order_by("pairing__number")
-    from tournaments.knockout import pairing_deals
+    from tournaments.knockout_selectors import pairing_deals
 
     started = 0
     for table in tables:

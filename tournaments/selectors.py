@@ -14,6 +14,7 @@ from engine.registry import get_game
 if TYPE_CHECKING:
     from games.models import Player
 from tournaments import standings
+from tournaments.knockout_selectors import event_final_placement
 from tournaments.models import (
     Event,
     Meet,
@@ -341,6 +342,19 @@ def _player_units(event: Event) -> dict[int, int | None]:
     return units
 
 
+def meet_placement(*, event: Event) -> list[tuple[int, int | None]] | None:
+    """The event's places with each placed entrant's unit, for the meet's placement points
+    (None: no knockout stage; the meet then ranks the event as it always did)."""
+    rows = event_final_placement(event=event)
+    if rows is None:
+        return None
+    if event.is_individual:
+        units = _player_units(event)
+    else:
+        units = dict(event.teams.values_list("pk", "unit_id"))
+    return [(row.place, units.get(row.entrant)) for row in rows]
+
+
 def meet_unit_standings(
     *,
     meet: Meet,
@@ -354,8 +368,6 @@ def meet_unit_standings(
         events = events.filter(status=Event.Status.FINISHED)
     if user is not None:
         events = events.filter(pk__in=events_visible_to(user).values("pk"))
-    from tournaments.knockout import meet_placement
-
     rankings: dict[int, list[tuple[int, int | None]]] = {}
     for event in events:
         placement = meet_placement(event=event)  # knockout places first, then the group stage

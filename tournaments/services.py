@@ -523,7 +523,7 @@ def round_start(*, round: Round, user: User | None = None, start_matches: bool =
     started = 0
     if start_matches:
         from games import services as games_services
-        from tournaments.knockout import pairing_deals
+        from tournaments.knockout_selectors import pairing_deals
 
         match_start = getattr(games_services, "match_start", None)
         online = round.pairings.filter(
