@@ -174,6 +174,13 @@ class PairingFormat(models.TextChoices):
     MANUAL = "manual", _("manual")
 
 
+class DuplicateScoring(models.TextChoices):
+    """How a duplicate event scores a deal against the other tables that held the same cards."""
+
+    DATUM = "datum", _("against the datum (points minus the field's average)")
+    MATCHPOINTS = "matchpoints", _("matchpoints (2 per table beaten, 1 per tie)")
+
+
 class EventStatus(models.TextChoices):
     DRAFT = "draft", _("draft")
     REGISTRATION = "registration", _("registration")
@@ -239,6 +246,20 @@ class Event(models.Model):
         default=TableMode.ONLINE,
         help_text=_("Online in Luzi, or offline with real cards and a referee."),
     )
+    duplicate = models.BooleanField(
+        _("duplicate (复式)"),
+        default=False,
+        help_text=_(
+            "Every table of a round plays the same deals (seat by seat), and each deal counts "
+            "against the other tables that held the same cards."
+        ),
+    )
+    duplicate_scoring = models.CharField(
+        _("duplicate scoring"),
+        max_length=12,
+        choices=DuplicateScoring.choices,
+        default=DuplicateScoring.DATUM,
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: Bumped whenever a result the standings read changes, so cached standings know they are old.
     results_version = models.PositiveIntegerField(default=0, editable=False)
@@ -263,6 +284,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(table_mode__in=[m.value for m in TableMode]),
                 name="event_table_mode_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(duplicate_scoring__in=[d.value for d in DuplicateScoring]),
+                name="event_duplicate_scoring_valid",
             ),
         ]
 
@@ -300,6 +325,9 @@ class Event(models.Model):
             raise ValidationError({"rule_options": _("Rule options are a JSON object.")})
         if self.game not in registered_keys():
             raise ValidationError({"game": _("Choose one of the games Luzi hosts.")})
+        from tournaments.duplicate import event_duplicate_clean
+
+        event_duplicate_clean(self)
 
 
 class Team(models.Model):
@@ -414,6 +442,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    #: a duplicate round's seed: every table's match is dealt from it (deal k the same everywhere)
+    deal_seed = models.BigIntegerField(
+        _("deal seed (duplicate)"), null=True, blank=True, editable=False
     )
 
     class Meta:

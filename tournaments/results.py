@@ -22,7 +22,7 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Deal, Match, Table, TableSeat
 from games.services import offline_match_record, offline_sheet
-from tournaments import sheets
+from tournaments import duplicate, sheets
 from tournaments.models import (
     Event,
     Pairing,
@@ -102,7 +102,13 @@ def _stale(
     the existing tallies (locked with ``lock``)."""
     rows = list(
         Pairing.objects.filter(pk__in=ids).values(
-            "pk", "table_id", "team_a_id", "team_b_id", "round__event_id"
+            "pk",
+            "table_id",
+            "team_a_id",
+            "team_b_id",
+            "round__event_id",
+            "round_id",
+            "round__event__duplicate",
         )
     )
     if not rows:
@@ -115,6 +121,8 @@ def _stale(
         .values(*_MATCH_FIELDS)
     ):
         latest[match["table_id"]] = match
+    # a duplicate round's deals count only once every table has played them
+    duplicate.tally_matches_publish(rows, latest)
     tallies_qs = PairingTally.objects.filter(pairing_id__in=[r["pk"] for r in rows])
     if lock:
         tallies_qs = tallies_qs.select_for_update()
@@ -160,9 +168,10 @@ def _tallies_rebuild(ids: list[int]) -> int:
     for deal in (
         Deal.objects.filter(match_id__in=match_ids, status=Deal.Status.FINISHED)
         .order_by("match_id", "number")
-        .values("match_id", "finishing_order", "result")
+        .values("match_id", "number", "finishing_order", "result")
     ):
         deals[deal["match_id"]].append(deal)
+    duplicate.deals_published(deals, latest)
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, seat, player_id in TableSeat.objects.filter(
         table_id__in=[r["table_id"] for r in stale]
@@ -414,13 +423,16 @@ def submission_preview(*, submission: ResultSubmission) -> ResultPreview | Seats
 def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
 
     event = pairing.round.event
-    return offline_match_record(
+    match = offline_match_record(
         table=pairing.table,
         sheet=sheet,
         base_score=event.base_score,
         deals_per_match=event.deals_per_match,
         rule_options=event.rule_options or None,
     )
+    if event.duplicate:  # each entered deal k is deal k of the round's deal sheets
+        duplicate.offline_deals_mark(pairing, match)
+    return match
 
 
 def _enterable(pairing: Pairing, user: Any, *, lock: bool = False) -> Pairing:

@@ -22,6 +22,7 @@ from engine.registry import get_game
 from games import services as games_services
 from games.models import Action, Deal, Match, Table
 from tournaments import services
+from tournaments.duplicate import round_deal_seed
 from tournaments.models import Event, Meet, Round, RoundLog
 
 __all__ = ["Progress", "RoundRun", "SimulationSummary", "event_simulate", "round_run"]
@@ -74,6 +75,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
         pairing__round=round, mode=Table.Mode.ONLINE, matches__isnull=True
     ).order_by("pairing__number")
     started = 0
+    seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
     for table in tables:
         all_bots = not table.seats.filter(player__is_bot=False).exists()
         delay = bot_delay_ms if bot_delay_ms is not None else (0 if all_bots or bots else 600)
@@ -85,6 +87,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
             autoplay=bots,
             bot_delay_ms=delay,
             between_deals_seconds=0 if all_bots or bots else 5,
+            seed=seed,
         )
         started += 1
     # The round's log says how many matches began (round_start started none of them here).

@@ -352,6 +352,11 @@ def meet_unit_standings(
         events = events.filter(pk__in=events_visible_to(user).values("pk"))
     rankings: dict[int, list[tuple[int, int | None]]] = {}
     for event in events:
+        if event.duplicate:  # ranked by the duplicate score
+            from tournaments.duplicate import meet_ranking
+
+            rankings[event.pk] = meet_ranking(event)
+            continue
         if event.is_individual:
             rankings[event.pk] = [(row.rank, row.unit) for row in event_unit_standings(event=event)]
             continue
@@ -403,6 +408,14 @@ STANDINGS_COLUMNS: dict[str, tuple[str, ...]] = {
 def standings_columns(event: Event, kind: str) -> tuple[str, ...]:
     """The columns of the event's ``kind`` standings: an individual event's players also show the
     game's own figures, and its units the players they count."""
+    if event.duplicate:  # the duplicate score beside the points
+        columns = list(_plain_columns(event, kind))
+        columns.insert(columns.index("points"), "duplicate")
+        return tuple(columns)
+    return _plain_columns(event, kind)
+
+
+def _plain_columns(event: Event, kind: str) -> tuple[str, ...]:
     if not event.is_individual:
         return STANDINGS_COLUMNS[kind]
     if kind == "player":
@@ -425,11 +438,19 @@ def figure_label(game: str, key: str, value: int) -> str:
     return spec.label(value) if spec is not None else str(value)
 
 
-def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
+def event_standings_rows(
+    *, event: Event, kind: str, plain: bool = False
+) -> list[dict[str, object]]:
     """Return the event's ``kind`` standings ("team", "player" or "unit") as plain rows with names,
-    in a bounded number of queries. Raises ValueError for another kind."""
+    in a bounded number of queries. Raises ValueError for another kind. A duplicate event's rows
+    carry the duplicate score and rank by it (``plain``: without it)."""
     if kind not in STANDINGS_KINDS:
         raise ValueError(f"kind is one of: {', '.join(STANDINGS_KINDS)}")
+    if event.duplicate and not plain:
+        from tournaments import duplicate
+
+        rows = event_standings_rows(event=event, kind=kind, plain=True)
+        return duplicate.standings_rows(event=event, kind=kind, rows=rows)
     teams = {
         pk: (name, unit) for pk, name, unit in event.teams.values_list("pk", "name", "unit__name")
     }

@@ -535,12 +535,16 @@ def round_start(
             table__mode=Table.Mode.ONLINE, table__matches__isnull=True
         ).select_related("table")
         if match_start is not None:
+            from tournaments.duplicate import round_deal_seed
+
+            seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
             for pairing in online:
                 match_start(
                     table=pairing.table,
                     base_score=event.base_score,
                     deals_per_match=event.deals_per_match,
                     rule_options=event.rule_options or None,
+                    seed=seed,
                 )
                 started += 1
     round_log_add(round, user, RoundLog.Action.STARTED, f"online matches started: {started}")
