@@ -3,7 +3,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import apis
+from tournaments import apis, duplicate_views
 
 app_name = "tournaments-api"
 
@@ -13,6 +13,11 @@ urlpatterns = [
     path("events/<id:pk>/standings/", apis.StandingsApi.as_view(), name="standings"),
     path("events/<id:pk>/standings.csv", apis.StandingsCsvApi.as_view(), name="standings-csv"),
     path("events/<id:pk>/rounds/", apis.EventRoundsApi.as_view(), name="event-rounds"),
+    path(
+        "events/<id:pk>/duplicate/",
+        duplicate_views.EventDuplicateApi.as_view(),
+        name="event-duplicate",
+    ),
     path("events/<id:pk>/import/", apis.EventImportApi.as_view(), name="event-import"),
     path("meets/<id:pk>/standings/", apis.MeetStandingsApi.as_view(), name="meet-standings"),
     path("rounds/<id:pk>/", apis.RoundDetailApi.as_view(), name="round"),
