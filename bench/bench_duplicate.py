@@ -227,8 +227,8 @@ def _timed(fn, repeat: int) -> tuple[float, int]:  # type: ignore[no-untyped-def
 
 
 def measure(event_id: int, repeat: int) -> dict[str, object]:
-    from tournaments import duplicate
     from games.models import Deal
+    from tournaments import duplicate
     from tournaments.models import Event, Pairing, Round
     from tournaments.results import tallies_refresh
     from tournaments.selectors import event_standings_rows
@@ -244,9 +244,7 @@ def measure(event_id: int, repeat: int) -> dict[str, object]:
     started = time.perf_counter()
     tallies_refresh(pairings=Pairing.objects.filter(round__event=event, round__status="completed"))
     figures["tallies_completed_rounds_ms"] = round((time.perf_counter() - started) * 1000, 1)
-    ms, queries = _timed(
-        lambda: tallies_refresh(pairings=Pairing.objects.filter(round=running)), 1
-    )
+    ms, queries = _timed(lambda: tallies_refresh(pairings=Pairing.objects.filter(round=running)), 1)
     figures["tallies_running_round_ms"], figures["tallies_running_round_queries"] = ms, queries
     for scoring in ("datum", "matchpoints"):
         event.duplicate_scoring = scoring

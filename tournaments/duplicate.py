@@ -39,8 +39,8 @@ from tournaments.models import (
     DuplicateScoring,
     Event,
     Pairing,
-    RoundEntry,
     Round,
+    RoundEntry,
     Team,
 )
 
@@ -84,9 +84,7 @@ def event_duplicate_clean(event: Event) -> None:
         )
 
 
-def event_duplicate_set(
-    *, event: Event, duplicate: bool, scoring: str, user: Any = None
-) -> Event:
+def event_duplicate_set(*, event: Event, duplicate: bool, scoring: str, user: Any = None) -> Event:
     """An organizer turns the duplicate option on or off and chooses its scoring. Raises
     ApplicationError (a bad scoring, a game that cannot be played duplicate, a started round)."""
     from django.db import transaction
@@ -107,7 +105,8 @@ def event_duplicate_set(
         try:
             event_duplicate_clean(event)
         except ValidationError as exc:
-            raise ApplicationError(" ".join(m for ms in exc.message_dict.values() for m in ms))
+            messages = " ".join(m for ms in exc.message_dict.values() for m in ms)
+            raise ApplicationError(messages) from None
         event.save(update_fields=["duplicate", "duplicate_scoring"])
         event_results_changed(event=event)
     return event
@@ -126,7 +125,7 @@ def round_deal_seed(round: Round) -> int | None:
             round.deal_seed = seed
         else:
             round.deal_seed = Round.objects.values_list("deal_seed", flat=True).get(pk=round.pk)
-    return round.deal_seed
+    return int(round.deal_seed) if round.deal_seed is not None else None
 
 
 # --- publication ----------------------------------------------------------------------------------
@@ -211,9 +210,7 @@ def table_rule(table_id: int, user: Any) -> bool | None:
         return False
     if TableSeat.objects.filter(table__pairing__round_id=round_id, player__user=user).exists():
         return False  # a player of another table of the round
-    if Event.objects.filter(pk=row["round__event_id"], organizers=user).exists():
-        return True
-    return False
+    return Event.objects.filter(pk=row["round__event_id"], organizers=user).exists()
 
 
 def tally_matches_publish(rows: list[dict[str, Any]], latest: dict[int, dict[str, Any]]) -> None:
@@ -255,8 +252,9 @@ def tally_matches_publish(rows: list[dict[str, Any]], latest: dict[int, dict[str
             side_total[side] = side_total.get(side, 0) + int(value)
     steps = {
         (match_id, number): figures
-        for match_id, number, figures in FigureStep.objects.filter(match_id__in=list(cut))
-        .values_list("match_id", "deal_number", "figures")
+        for match_id, number, figures in FigureStep.objects.filter(
+            match_id__in=list(cut)
+        ).values_list("match_id", "deal_number", "figures")
     }
     for r in duplicate:
         match = latest[r["table_id"]]
@@ -287,6 +285,20 @@ def deals_published(
         last = match.get("published")
         if last is not None and match["id"] in deals:
             deals[match["id"]][:] = [d for d in deals[match["id"]] if d["number"] <= last]
+
+
+def unpublished_cut(match_ids: Iterable[int]) -> dict[int, int]:
+    """For the matches of duplicate rounds that have finished deals not yet published: the last
+    deal each may show (pages that list a match's deals or ladder cut it there)."""
+    rows = list(
+        Match.objects.filter(
+            pk__in=list(match_ids), table__pairing__round__event__duplicate=True
+        ).values_list("pk", "current_deal", "table__pairing__round_id")
+    )
+    if not rows:
+        return {}
+    published = rounds_published(r for _m, _c, r in rows)
+    return {m: published[r] for m, current, r in rows if current > published[r]}
 
 
 # --- scoring and standings ------------------------------------------------------------------------
@@ -432,7 +444,7 @@ def standings_rows(
     else:
         return _unit_rows(event, rows, totals)
     order = {id(row): i for i, row in enumerate(rows)}
-    return _rerank(rows, lambda r: (-float(r["duplicate"]), -int(r["points"]), order[id(r)]))  # type: ignore[arg-type]
+    return _rerank(rows, lambda r: (-float(r["duplicate"]), -int(r["points"]), order[id(r)]))
 
 
 def _unit_rows(
@@ -462,7 +474,7 @@ def _unit_rows(
         for row in rows:
             row["duplicate"] = _number(by_unit.get(int(str(row["unit_id"])), 0.0), scoring)
     order = {id(row): i for i, row in enumerate(rows)}
-    return _rerank(rows, lambda r: (-float(r["duplicate"]), -int(r["points"]), order[id(r)]))  # type: ignore[arg-type]
+    return _rerank(rows, lambda r: (-float(r["duplicate"]), -int(r["points"]), order[id(r)]))
 
 
 def meet_ranking(event: Event) -> list[tuple[int, int | None]]:
@@ -482,7 +494,7 @@ def meet_ranking(event: Event) -> list[tuple[int, int | None]]:
     ]
 
 
-# --- deal sheets (发牌单) and offline tables --------------------------------------------------------
+# --- deal sheets (发牌单) and offline tables ------------------------------------------------------
 
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
@@ -518,7 +530,9 @@ RANK_LABELS = {Rank.SMALL_JOKER: "小怪", Rank.BIG_JOKER: "大怪"}
 
 def _sheet_card(card: Card) -> SheetCard:
     if card.suit is None:
-        return SheetCard(RANK_LABELS.get(card.rank, card.rank.token), "", card.rank == Rank.BIG_JOKER, True)
+        return SheetCard(
+            RANK_LABELS.get(card.rank, card.rank.token), "", card.rank == Rank.BIG_JOKER, True
+        )
     return SheetCard(
         card.rank.token, card.suit.symbol, card.suit in (Suit.HEARTS, Suit.DIAMONDS), False
     )
@@ -528,8 +542,7 @@ def _sheet_hand(seat: int, side: str | None, cards: Iterable[Card]) -> SheetHand
     cards = sorted(cards, key=lambda c: (-int(c.rank), c.code))
     jokers = [_sheet_card(c) for c in cards if c.suit is None]
     suits = [
-        (suit.symbol, [_sheet_card(c) for c in cards if c.suit == suit])
-        for suit in SUIT_ORDER
+        (suit.symbol, [_sheet_card(c) for c in cards if c.suit == suit]) for suit in SUIT_ORDER
     ]
     return SheetHand(seat, side, len(cards), jokers, [(s, cs) for s, cs in suits if cs])
 

@@ -35,9 +35,7 @@ urlpatterns = [
         duplicate_views.deal_sheets,
         name="deal_sheets",
     ),
-    path(
-        "events/<id:pk>/manage/duplicate/", duplicate_views.duplicate_set, name="duplicate_set"
-    ),
+    path("events/<id:pk>/manage/duplicate/", duplicate_views.duplicate_set, name="duplicate_set"),
     path(
         "events/<id:pk>/manage/tables/<id:pairing>/result/",
         manage_views.table_result,

@@ -49,7 +49,9 @@ def test_an_organizer_sets_the_option_on_the_dashboard_and_the_api_shows_it() ->
     assert data["duplicate"] is True and data["duplicate_scoring"] == "matchpoints"
     # the API: organizers only, bad input answered 4xx with a message
     url = f"/api/v1/events/{event.pk}/duplicate/"
-    answer = client.put(url, {"duplicate": False, "scoring": "datum"}, content_type="application/json")
+    answer = client.put(
+        url, {"duplicate": False, "scoring": "datum"}, content_type="application/json"
+    )
     assert answer.status_code == 200 and answer.json()["duplicate"] is False
     bad = client.put(url, {"duplicate": True, "scoring": "best"}, content_type="application/json")
     assert bad.status_code == 400 and "datum" in json.dumps(bad.json())
@@ -116,9 +118,10 @@ def test_deal_sheets_show_each_seats_cards_as_cards_to_organizers_only() -> None
     assert deals[0].seed == matches[0].deals.get(number=1).seed
     # an event that is not duplicate has no deal sheets
     plain = EventFactory()
-    assert organizer_of(plain).get(
-        reverse("tournaments:deal_sheets", args=[plain.pk, 1])
-    ).status_code == 404
+    assert (
+        organizer_of(plain).get(reverse("tournaments:deal_sheets", args=[plain.pk, 1])).status_code
+        == 404
+    )
 
 
 def test_an_offline_duplicate_table_records_which_deal_each_entered_deal_was() -> None:

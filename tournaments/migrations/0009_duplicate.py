@@ -5,30 +5,49 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0008_result_first_dealer_optional'),
+        ("tournaments", "0008_result_first_dealer_optional"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='duplicate',
-            field=models.BooleanField(default=False, help_text='Every table of a round plays the same deals (seat by seat), and each deal counts against the other tables that held the same cards.', verbose_name='duplicate (复式)'),
+            model_name="event",
+            name="duplicate",
+            field=models.BooleanField(
+                default=False,
+                help_text=(
+                    "Every table of a round plays the same deals (seat by seat), and each deal "
+                    "counts against the other tables that held the same cards."
+                ),
+                verbose_name="duplicate (复式)",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='duplicate_scoring',
-            field=models.CharField(choices=[('datum', "against the datum (points minus the field's average)"), ('matchpoints', 'matchpoints (2 per table beaten, 1 per tie)')], default='datum', max_length=12, verbose_name='duplicate scoring'),
+            model_name="event",
+            name="duplicate_scoring",
+            field=models.CharField(
+                choices=[
+                    ("datum", "against the datum (points minus the field's average)"),
+                    ("matchpoints", "matchpoints (2 per table beaten, 1 per tie)"),
+                ],
+                default="datum",
+                max_length=12,
+                verbose_name="duplicate scoring",
+            ),
         ),
         migrations.AddField(
-            model_name='round',
-            name='deal_seed',
-            field=models.BigIntegerField(blank=True, editable=False, null=True, verbose_name='deal seed (duplicate)'),
+            model_name="round",
+            name="deal_seed",
+            field=models.BigIntegerField(
+                blank=True, editable=False, null=True, verbose_name="deal seed (duplicate)"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('duplicate_scoring__in', ['datum', 'matchpoints'])), name='event_duplicate_scoring_valid'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("duplicate_scoring__in", ["datum", "matchpoints"])),
+                name="event_duplicate_scoring_valid",
+            ),
         ),
     ]
