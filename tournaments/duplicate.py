@@ -144,7 +144,7 @@ def rounds_published(round_ids: Iterable[int]) -> dict[int, int]:
         tables[table_id] = (round_id, status)
     latest: dict[int, tuple[int, str]] = {}  # table: (match, status)
     for match_id, table_id, status in (
-        Match.objects.filter(table_id__in=list(tables))
+        Match.objects.filter(table__pairing__round_id__in=ids)
         .exclude(status=Match.Status.ABORTED)
         .order_by("table_id", "id")
         .values_list("id", "table_id", "status")
@@ -336,7 +336,7 @@ def duplicate_totals(*, event: Event) -> DuplicateTotals:
     }
     counted: dict[int, int] = {}
     for match_id, table_id in (
-        Match.objects.filter(table_id__in=list(pairings))
+        Match.objects.filter(table__pairing__round_id__in=rounds)
         .exclude(status=Match.Status.ABORTED)
         .order_by("table_id", "id")
         .values_list("id", "table_id")
@@ -344,28 +344,28 @@ def duplicate_totals(*, event: Event) -> DuplicateTotals:
         counted[table_id] = match_id
     table_of = {m: t for t, m in counted.items()}
     fixed = get_game(event.game).fixed_sides
-    # (round, deal number, seat or side): {table: points}
+    # (round, deal number, seat or side): {table: points}; only the columns the game scores by
     field: dict[tuple[int, int, object], dict[int, int]] = defaultdict(dict)
-    for match_id, number, points, side_points in (
-        Deal.objects.filter(match_id__in=list(table_of), status=Deal.Status.FINISHED)
-        .values_list("match_id", "number", "points", "side_points")
+    column = "side_points" if fixed else "points"
+    for match_id, number, figures in (
+        Deal.objects.filter(match__table__pairing__round_id__in=rounds, status=Deal.Status.FINISHED)
+        .values_list("match_id", "number", column)
         .order_by()
         .iterator(chunk_size=5000)
     ):
-        table = table_of[match_id]
+        table = table_of.get(match_id)
+        if table is None:  # an aborted match, or an earlier one of the table
+            continue
         round_id = pairings[table][0]
         if number > published.get(round_id, 0):
             continue
-        if fixed:
-            for side, value in (side_points or {}).items():
-                field[(round_id, number, side)][table] = int(value)
-        else:
-            for seat, value in enumerate(points or []):
-                field[(round_id, number, seat)][table] = int(value)
+        items = (figures or {}).items() if fixed else enumerate(figures or [])
+        for key, value in items:
+            field[(round_id, number, key)][table] = int(value)
     seats: dict[tuple[int, int], int] = {}
     if not fixed:
         for table_id, seat, player_id in TableSeat.objects.filter(
-            table_id__in=list(pairings)
+            table__pairing__round_id__in=rounds
         ).values_list("table_id", "seat", "player_id"):
             seats[(table_id, seat)] = player_id
     teams: dict[int, float] = defaultdict(float)

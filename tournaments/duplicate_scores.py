@@ -16,6 +16,7 @@ tables' results for the same seat or side:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -60,11 +61,4 @@ def bye_score(tables: int) -> DealScore:
 
 def _count_below(ordered: list[int], value: int) -> int:
     """How many of ``ordered`` (sorted) are below ``value``."""
-    lo, hi = 0, len(ordered)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ordered[mid] < value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    return bisect_left(ordered, value)
