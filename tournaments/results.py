@@ -23,6 +23,7 @@ from engine.registry import get_game
 from games.models import Deal, Match, Table, TableSeat
 from games.services import offline_match_record, offline_sheet
 from tournaments import duplicate, sheets
+from tournaments.bulk import rows_update
 from tournaments.models import (
     Event,
     Pairing,
@@ -229,7 +230,8 @@ def _tallies_rebuild(ids: list[int]) -> int:
             )
         (to_update if tally.pk else to_create).append(tally)
     PairingTally.objects.bulk_create(to_create)
-    PairingTally.objects.bulk_update(
+    rows_update(
+        PairingTally,
         to_update,
         [
             "fingerprint",
@@ -346,7 +348,7 @@ def _player_totals_add(
             sums[key] = sums.get(key, 0) + value
         total.figures = sums
     PlayerTotal.objects.bulk_create(to_create)
-    PlayerTotal.objects.bulk_update(to_update, [*_TOTAL_FIELDS, "figures"])
+    rows_update(PlayerTotal, to_update, [*_TOTAL_FIELDS, "figures"])
 
 
 def event_tallies_refresh(*, event: Event, open_rounds_only: bool = True) -> int:
