@@ -3,8 +3,8 @@
 Django's ``bulk_update`` builds a ``CASE WHEN pk = ... THEN ...`` expression per row and field,
 whose building costs seconds of CPU for a few thousand rows (a duplicate round publishes a deal:
 every table's tally and every player's total changes at once). ``rows_update`` sends
-``WITH v AS (VALUES ...) UPDATE ... FROM v`` instead (PostgreSQL, and SQLite since 3.33), with the values
-prepared by the fields themselves, so the database does the matching.
+``WITH v AS (VALUES ...) UPDATE ... FROM v`` instead (PostgreSQL, and SQLite since 3.33), with
+the values prepared by the fields themselves, so the database does the matching.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from engine.duplicate import dealt_deals
 from games import engine_state
 from games import services as games_services
 from games.access import deal_public, table_viewable
-from games.models import Deal, Match
+from games.models import Deal, Match, Table
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak
 from tests.tournaments.factories import EventFactory, UnitFactory
@@ -348,3 +348,35 @@ def test_a_player_at_table_2_learns_nothing_of_deal_1_from_table_1(game: str) ->
     assert table_viewable(table_id=table1.pk, user=None)
     changed = fetch(viewer, urls)
     assert any(changed[u] != before["viewer"][u] for u in urls)  # now the results show
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_socket_of_another_table_of_a_running_duplicate_round_is_refused() -> None:
+    from asgiref.sync import async_to_sync
+
+    from tests.games.test_realtime import next_state, session_cookie, socket
+
+    event, round, users = duplicate_event("xiaoluzi", 2, deals=1, people=True)
+    first, second = start(round)
+    pairings = list(round.pairings.order_by("number"))
+    table1, table2 = pairings[0].table, pairings[1].table
+    player2 = table2.seats.get(seat=1).player_id
+    cookie = session_cookie(users[player2])
+    organizer = UserFactory(is_staff=True)
+    services.event_organizer_add(event=event, user=organizer)
+
+    async def connects(table: Table, cookie: bytes) -> bool:
+        comm = socket(table, cookie)
+        connected, _code = await comm.connect()
+        if connected:
+            state = await next_state(comm)
+            assert state["table"]["id"] == table.pk
+            await comm.disconnect()
+        return bool(connected)
+
+    assert not async_to_sync(connects)(table1, cookie)  # another table of the round
+    assert not async_to_sync(connects)(table1, b"")  # anyone might be a player of the round
+    assert async_to_sync(connects)(table2, cookie)  # their own table
+    assert async_to_sync(connects)(table1, session_cookie(organizer))
+    play_all([first, second])
+    assert async_to_sync(connects)(table1, cookie)  # every table has ended: open again
