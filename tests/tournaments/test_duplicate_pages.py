@@ -151,6 +151,10 @@ def test_an_offline_duplicate_table_records_which_deal_each_entered_deal_was() -
     page.force_login(referee)
     entry = page.get(reverse("tournaments:table_result", args=[event.pk, pairing.pk]))
     assert entry.status_code == 200
+    assert "duplicate-entry" in entry.content.decode()
+    assert (
+        reverse("tournaments:deal_sheets", args=[event.pk, round.number]) in entry.content.decode()
+    )
 
 
 def test_the_standings_page_states_the_duplicate_scoring() -> None:
