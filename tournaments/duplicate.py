@@ -477,6 +477,18 @@ def _unit_rows(
     return _rerank(rows, lambda r: (-float(r["duplicate"]), -int(r["points"]), order[id(r)]))
 
 
+def swiss_order(event: Event, ordered: list[Any]) -> list[Any]:
+    """A duplicate event's Swiss draw takes the teams (players) in the order of the duplicate
+    standings; ``ordered`` (teams or players, by the plain standings) keeps its order among
+    equals and for those the standings do not list."""
+    kind, key = ("player", "player_id") if event.is_individual else ("team", "team_id")
+    from tournaments.selectors import event_standings_rows
+
+    rank = {int(str(r[key])): i for i, r in enumerate(event_standings_rows(event=event, kind=kind))}
+    position = {id(item): i for i, item in enumerate(ordered)}
+    return sorted(ordered, key=lambda item: (rank.get(item.pk, len(rank)), position[id(item)]))
+
+
 def meet_ranking(event: Event) -> list[tuple[int, int | None]]:
     """(rank, unit) of the event's teams (or its units, individual) by duplicate score, for the
     meet's placement points."""

@@ -84,6 +84,10 @@ def individual_draw(event: Event, players: Sequence[Player], number: int) -> alg
         ranked = [row.player for row in event_player_standings(event=event)]
         ordered = [by_id[p] for p in ranked if p in by_id]
         ordered += [p for p in players if p.pk not in set(ranked)]
+        if event.duplicate:  # drawn by the duplicate standings
+            from tournaments.duplicate import swiss_order
+
+            ordered = swiss_order(event, ordered)
     field = [
         algo.PairingPlayer(
             id=p.pk,

@@ -331,6 +331,10 @@ def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw
             ordered = [
                 by_id[row.team] for row in event_team_standings(event=event) if row.team in by_id
             ]
+            if event.duplicate:  # drawn by the duplicate standings
+                from tournaments.duplicate import swiss_order
+
+                ordered = swiss_order(event, ordered)
         return pairing_algo.swiss_pair([as_pairing(t) for t in ordered])
     except pairing_algo.PairingError as error:
         raise ApplicationError(_(error.template) % error.params) from None

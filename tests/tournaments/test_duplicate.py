@@ -380,3 +380,17 @@ def test_the_socket_of_another_table_of_a_running_duplicate_round_is_refused() -
     assert async_to_sync(connects)(table1, session_cookie(organizer))
     play_all([first, second])
     assert async_to_sync(connects)(table1, cookie)  # every table has ended: open again
+
+
+def test_the_swiss_draw_of_a_duplicate_event_follows_the_duplicate_standings() -> None:
+    from games.models import Player
+    from tournaments.duplicate import swiss_order
+
+    event, round, _users = duplicate_event("xiaoluzi", 2, deals=1)
+    play_all(start(round))
+    rows = event_standings_rows(event=event, kind="player")
+    players = list(Player.objects.filter(pk__in=[r["player_id"] for r in rows]).order_by("-pk"))
+    ordered = swiss_order(event, players)
+    assert [p.pk for p in ordered] == [r["player_id"] for r in rows]
+    round2 = services.round_create_paired(event=event, confirm=True)  # drawn through it
+    assert round2.pairings.count() == 2
