@@ -67,7 +67,10 @@ __all__ = [
 
 def event_duplicate_clean(event: Event) -> None:
     """Event.clean's part: a duplicate event is of a game whose dealing is known, and the option
-    does not change once a round has started (its deals were dealt one way or the other)."""
+    does not change once a round has started (its deals were dealt one way or the other). An
+    empty scoring (a form that does not show the field) is the datum."""
+    if not event.duplicate_scoring:
+        event.duplicate_scoring = DuplicateScoring.DATUM
     if event.duplicate and event.game not in DUPLICATE_GAMES:
         raise ValidationError({"duplicate": _("This game cannot be played duplicate.")})
     if not event.pk:
@@ -213,11 +216,17 @@ def table_rule(table_id: int, user: Any) -> bool | None:
     return Event.objects.filter(pk=row["round__event_id"], organizers=user).exists()
 
 
-def tally_matches_publish(rows: list[dict[str, Any]], latest: dict[int, dict[str, Any]]) -> None:
+def tally_matches_publish(
+    rows: list[dict[str, Any]], latest: dict[int, dict[str, Any]], *, full: bool = True
+) -> None:
     """tournaments.results: replace each duplicate round's match (in ``latest``, by table) by
     what its published deals make of it: points and figures after the last published deal, not
     finished (no winner) while a deal of it is unpublished; ``published`` names the last deal the
-    tally may count. ``rows`` are the pairings (``round_id``, ``round__event__duplicate``)."""
+    tally may count. ``rows`` are the pairings (``round_id``, ``round__event__duplicate``).
+
+    Such a match's ``fingerprint`` names the match and its last published deal, which decide all
+    of it (finished deals never change; a result entered again is a new match): without ``full``
+    only that is filled in (is the tally stale?), without reading a deal."""
     duplicate = [r for r in rows if r.get("round__event__duplicate") and r["table_id"] in latest]
     if not duplicate:
         return
@@ -232,6 +241,13 @@ def tally_matches_publish(rows: list[dict[str, Any]], latest: dict[int, dict[str
             continue
         cut[match["id"]] = min(limit, match["current_deal"])
     if not cut:
+        return
+    if not full:
+        for r in duplicate:
+            match = latest[r["table_id"]]
+            if match["id"] in cut:
+                last = cut[match["id"]]
+                latest[r["table_id"]] = {**match, "fingerprint": f"{match['id']}:dup:{last}"}
         return
     points: dict[int, list[int]] = {}
     sides: dict[int, dict[str, int]] = {}
@@ -274,6 +290,7 @@ def tally_matches_publish(rows: list[dict[str, Any]], latest: dict[int, dict[str
         masked["end_reason"] = ""
         masked["current_deal"] = last
         masked["published"] = last
+        masked["fingerprint"] = f"{match['id']}:dup:{last}"
         latest[r["table_id"]] = masked
 
 

@@ -259,6 +259,8 @@ class Event(models.Model):
         max_length=12,
         choices=DuplicateScoring.choices,
         default=DuplicateScoring.DATUM,
+        blank=True,
+        help_text=_("Left empty: against the datum."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: Bumped whenever a result the standings read changes, so cached standings know they are old.

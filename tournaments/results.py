@@ -56,6 +56,8 @@ CHUNK = 2000
 def _fingerprint(match: dict[str, Any] | None) -> str:
     if match is None:
         return ""
+    if "fingerprint" in match:  # a duplicate round's match, as far as its deals are published
+        return str(match["fingerprint"])
     points = ",".join(str(p) for p in match["points"] or [])
     figures = json.dumps(match["figures"] or {}, sort_keys=True, separators=(",", ":"))
     return (
@@ -123,7 +125,7 @@ def _stale(
     ):
         latest[match["table_id"]] = match
     # a duplicate round's deals count only once every table has played them
-    duplicate.tally_matches_publish(rows, latest)
+    duplicate.tally_matches_publish(rows, latest, full=lock)
     tallies_qs = PairingTally.objects.filter(pairing_id__in=[r["pk"] for r in rows])
     if lock:
         tallies_qs = tallies_qs.select_for_update()
