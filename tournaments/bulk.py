@@ -22,13 +22,18 @@ def rows_update(model: type[models.Model], rows: Sequence[Any], fields: Sequence
     if not rows or not fields:
         return
     meta = model._meta
-    targets = [meta.get_field(name) for name in fields]
+    targets: list[models.Field[Any, Any]] = []
+    for name in fields:
+        field = meta.get_field(name)
+        assert isinstance(field, models.Field), name  # a column of the model, not a relation
+        targets.append(field)
+    assert meta.pk is not None
     ops = connection.ops
-    table = ops.quote_name(meta.db_table)
-    pk = ops.quote_name(meta.pk.column)
+    table = ops.quote_name(str(meta.db_table))
+    pk = ops.quote_name(str(meta.pk.column))
     aliases = ["k", *(f"v{i}" for i in range(len(targets)))]
     sets = ", ".join(
-        f"{ops.quote_name(f.column)} = CAST(v.{alias} AS {f.db_type(connection)})"
+        f"{ops.quote_name(str(f.column))} = CAST(v.{alias} AS {f.db_type(connection)})"
         for f, alias in zip(targets, aliases[1:], strict=True)
     )
     key_type = meta.pk.db_type(connection)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import secrets
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,7 +177,7 @@ def rounds_published(round_ids: Iterable[int]) -> dict[int, int]:
     return published
 
 
-def _duplicate_round_of_table(table_id: int) -> dict[str, Any] | None:
+def _duplicate_round_of_table(table_id: int) -> Mapping[str, Any] | None:
     return (
         Pairing.objects.filter(table_id=table_id, round__event__duplicate=True)
         .values("round_id", "round__event_id")
@@ -217,7 +217,7 @@ def table_rule(table_id: int, user: Any) -> bool | None:
 
 
 def tally_matches_publish(
-    rows: list[dict[str, Any]], latest: dict[int, dict[str, Any]], *, full: bool = True
+    rows: Sequence[Mapping[str, Any]], latest: dict[int, dict[str, Any]], *, full: bool = True
 ) -> None:
     """tournaments.results: replace each duplicate round's match (in ``latest``, by table) by
     what its published deals make of it: points and figures after the last published deal, not
