@@ -552,6 +552,12 @@ class SheetDeal:
     hands: list[SheetHand]
     aside: list[SheetCard]
     first_dealer: int | None
+    spare: bool = False
+
+
+#: Deals printed beyond the match's, for games that deal again when a deal is not played:
+#: 上海斗地主 deals anew after a deal in which everyone passes (the next deal's number).
+SPARE_DEALS = {"shanghai_doudizhu": 2}
 
 
 RANK_LABELS = {Rank.SMALL_JOKER: "小怪", Rank.BIG_JOKER: "大怪"}
@@ -583,7 +589,8 @@ def round_deal_sheets(round: Round) -> list[SheetDeal]:
     seed = round_deal_seed(round)
     assert seed is not None
     game = get_game(event.game)
-    deals: list[DealtDeal] = dealt_deals(event.game, seed, event.deals_per_match)
+    count = event.deals_per_match + SPARE_DEALS.get(event.game, 0)
+    deals: list[DealtDeal] = dealt_deals(event.game, seed, count)
     dealer = first_dealer(event.game, seed)
     return [
         SheetDeal(
@@ -591,6 +598,7 @@ def round_deal_sheets(round: Round) -> list[SheetDeal]:
             [_sheet_hand(s, game.side_of(s), hand) for s, hand in enumerate(d.hands)],
             [_sheet_card(c) for c in sorted(d.aside, key=lambda c: (-int(c.rank), c.code))],
             dealer if d.number == 1 else None,
+            d.number > event.deals_per_match,
         )
         for d in deals
     ]
