@@ -3,7 +3,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import apis, bracket_views, deals_api
+from tournaments import apis, bracket_views, deals_api, duplicate_views
 
 app_name = "tournaments-api"
 
@@ -14,6 +14,11 @@ urlpatterns = [
     path("events/<id:pk>/standings.csv", apis.StandingsCsvApi.as_view(), name="standings-csv"),
     path("events/<id:pk>/rounds/", apis.EventRoundsApi.as_view(), name="event-rounds"),
     path("events/<id:pk>/deals/", deals_api.EventDealsApi.as_view(), name="event-deals"),
+    path(
+        "events/<id:pk>/duplicate/",
+        duplicate_views.EventDuplicateApi.as_view(),
+        name="event-duplicate",
+    ),
     path("events/<id:pk>/import/", apis.EventImportApi.as_view(), name="event-import"),
     path("events/<id:pk>/bracket/", bracket_views.BracketApi.as_view(), name="bracket"),
     path("events/<id:pk>/bracket.csv", bracket_views.BracketCsvApi.as_view(), name="bracket-csv"),

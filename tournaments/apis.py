@@ -97,6 +97,8 @@ class EventOutput(serializers.ModelSerializer):
             "tie_break_order",
             "bye_points",
             "table_mode",
+            "duplicate",
+            "duplicate_scoring",
         ]
 
 

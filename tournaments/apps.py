@@ -7,8 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from games.access import table_rule_register
+        from games.access import deal_rule_register, table_rule_register
         from games.table_context import table_context_register
+        from tournaments import duplicate
         from tournaments.selectors import table_rule
         from tournaments.table_context import table_context
 
@@ -18,3 +19,7 @@ class TournamentsConfig(AppConfig):
         table_context_register(table_context)
         # The knockout stage's read-only admin (its own module: tournaments.admin stays free of it).
         from tournaments import admin_knockout  # noqa: F401
+
+        # Duplicate rounds: no table, deal or record shows a deal before every table played it.
+        table_rule_register(duplicate.table_rule)
+        deal_rule_register(duplicate.deal_rule)

@@ -23,7 +23,7 @@ from games.services import player_create, table_create
 from tournaments import pairing_individual as algo
 from tournaments.i18n import join_list
 from tournaments.models import Event, Pairing, PairingTally, Registration, Round, RoundEntry
-from tournaments.selectors import event_player_standings
+from tournaments.selectors import duplicate_swiss_order, event_player_standings
 from tournaments.tallies import event_tallies_refresh
 
 __all__ = ["individual_draw", "individual_players_ready", "individual_round_fill", "table_seat"]
@@ -83,6 +83,8 @@ def individual_draw(event: Event, players: Sequence[Player], number: int) -> alg
         ranked = [row.player for row in event_player_standings(event=event)]
         ordered = [by_id[p] for p in ranked if p in by_id]
         ordered += [p for p in players if p.pk not in set(ranked)]
+        if event.duplicate:  # drawn by the duplicate standings
+            ordered = duplicate_swiss_order(event, ordered)
     field = [
         algo.PairingPlayer(
             id=p.pk,

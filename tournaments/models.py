@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from engine.duplicate import DUPLICATE_GAMES
 from engine.registry import get_game, registered_games, registered_keys
 from games.models import MAX_SEATS, Match, Player, Table, TableMode
 
@@ -174,6 +175,13 @@ class PairingFormat(models.TextChoices):
     MANUAL = "manual", _("manual")
 
 
+class DuplicateScoring(models.TextChoices):
+    """How a duplicate event scores a deal against the other tables that held the same cards."""
+
+    DATUM = "datum", _("against the datum (points minus the field's average)")
+    MATCHPOINTS = "matchpoints", _("matchpoints (2 per table beaten, 1 per tie)")
+
+
 class EventStatus(models.TextChoices):
     DRAFT = "draft", _("draft")
     REGISTRATION = "registration", _("registration")
@@ -239,6 +247,22 @@ class Event(models.Model):
         default=TableMode.ONLINE,
         help_text=_("Online in Luzi, or offline with real cards and a referee."),
     )
+    duplicate = models.BooleanField(
+        _("duplicate (复式)"),
+        default=False,
+        help_text=_(
+            "Every table of a round plays the same deals (seat by seat), and each deal counts "
+            "against the other tables that held the same cards."
+        ),
+    )
+    duplicate_scoring = models.CharField(
+        _("duplicate scoring"),
+        max_length=12,
+        choices=DuplicateScoring.choices,
+        default=DuplicateScoring.DATUM,
+        blank=True,
+        help_text=_("Left empty: against the datum."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: Bumped whenever a result the standings read changes, so cached standings know they are old.
     results_version = models.PositiveIntegerField(default=0, editable=False)
@@ -263,6 +287,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(table_mode__in=[m.value for m in TableMode]),
                 name="event_table_mode_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(duplicate_scoring__in=[d.value for d in DuplicateScoring]),
+                name="event_duplicate_scoring_valid",
             ),
         ]
 
@@ -304,6 +332,32 @@ class Event(models.Model):
             raise ValidationError({"rule_options": _("Rule options are a JSON object.")})
         if self.game not in registered_keys():
             raise ValidationError({"game": _("Choose one of the games Luzi hosts.")})
+        self.clean_duplicate()
+
+    def clean_duplicate(self) -> None:
+        """Event.clean's part: a duplicate event is of a game whose dealing is known, and the option
+        does not change once a round has started (its deals were dealt one way or the other). An
+        empty scoring (a form that does not show the field) is the datum."""
+        if not self.duplicate_scoring:
+            self.duplicate_scoring = DuplicateScoring.DATUM
+        if self.duplicate and self.game not in DUPLICATE_GAMES:
+            raise ValidationError({"duplicate": _("This game cannot be played duplicate.")})
+        if not self.pk:
+            return
+        before = Event.objects.filter(pk=self.pk).values("duplicate", "duplicate_scoring").first()
+        if before is None or before["duplicate"] == self.duplicate:
+            return
+        started = Round.objects.filter(event_id=self.pk).exclude(
+            status__in=[Round.Status.DRAFT, Round.Status.CONFIRMED]
+        )
+        if started.exists():
+            raise ValidationError(
+                {
+                    "duplicate": _(
+                        "A round has started: the event cannot change to or from duplicate."
+                    )
+                }
+            )
 
 
 class Team(models.Model):
@@ -418,6 +472,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    #: a duplicate round's seed: every table's match is dealt from it (deal k the same everywhere)
+    deal_seed = models.BigIntegerField(
+        _("deal seed (duplicate)"), null=True, blank=True, editable=False
     )
 
     class Meta:

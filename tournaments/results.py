@@ -16,7 +16,7 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Match, Table
 from games.services import offline_match_record, offline_sheet
-from tournaments import sheets
+from tournaments import duplicate, sheets
 from tournaments.models import (
     Pairing,
     ResultSubmission,
@@ -107,13 +107,16 @@ def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
     from tournaments.knockout_selectors import pairing_deals
 
     event = pairing.round.event
-    return offline_match_record(
+    match = offline_match_record(
         table=pairing.table,
         sheet=sheet,
         base_score=event.base_score,
         deals_per_match=pairing_deals(pairing, event.deals_per_match),
         rule_options=event.rule_options or None,
     )
+    if event.duplicate:  # each entered deal k is deal k of the round's deal sheets
+        duplicate.offline_deals_mark(pairing, match)
+    return match
 
 
 def _enterable(pairing: Pairing, user: Any, *, lock: bool = False) -> Pairing:

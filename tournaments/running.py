@@ -17,12 +17,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
+from engine.duplicate import DUPLICATE_GAMES
 from engine.errors import EngineError
 from engine.registry import get_game
 from games import services as games_services
 from games.engine_messages import engine_message
 from games.models import Action, Deal, Match, Table
 from tournaments import services
+from tournaments.duplicate import round_deal_seed
 from tournaments.models import Event, Meet, Round, RoundLog
 
 __all__ = ["Progress", "RoundRun", "SimulationSummary", "event_simulate", "round_run"]
@@ -77,6 +79,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
     from tournaments.knockout_selectors import pairing_deals
 
     started = 0
+    seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
     for table in tables:
         all_bots = not table.seats.filter(player__is_bot=False).exists()
         delay = bot_delay_ms if bot_delay_ms is not None else (0 if all_bots or bots else 600)
@@ -88,6 +91,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
             autoplay=bots,
             bot_delay_ms=delay,
             between_deals_seconds=0 if all_bots or bots else 5,
+            seed=seed,
         )
         started += 1
     # The round's log says how many matches began (round_start started none of them here).
@@ -160,7 +164,9 @@ class SimulationSummary:
 
 
 @transaction.atomic
-def _simulation_event(*, game: str, teams: int, players: int, deals: int, seed: int) -> Event:
+def _simulation_event(
+    *, game: str, teams: int, players: int, deals: int, seed: int, duplicate: bool = False
+) -> Event:
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
     tag = f"{stamp}-{secrets.token_hex(3)}"
     meet = Meet.objects.create(name=f"模拟赛 Simulation {tag}", slug=f"sim-{tag}")
@@ -171,6 +177,7 @@ def _simulation_event(*, game: str, teams: int, players: int, deals: int, seed: 
         deals_per_match=deals,
         rule_options={},
         status=Event.Status.REGISTRATION,
+        duplicate=duplicate,
     )
     units = [services.unit_get_or_create(name=f"模拟单位 {tag} {u}") for u in range(1, 5)]
     if event.is_individual:
@@ -208,9 +215,11 @@ def event_simulate(
     seed: int = 0,
     timeout: float = 3600.0,
     progress: Callable[[int, int, int], None] | None = None,
+    duplicate: bool = False,
 ) -> SimulationSummary:
     """Create a throw-away event of bots (teams for a team game, ``players`` for an individual
-    one), pair and run every round through Celery.
+    one), pair and run every round through Celery; ``duplicate``: a duplicate event (every table
+    of a round plays the same deals).
 
     ``progress`` is called with (round number, finished matches, matches). Raises ApplicationError
     for an unknown game or impossible sizes.
@@ -228,8 +237,12 @@ def event_simulate(
         )
     if rounds < 1 or deals < 1:
         raise ApplicationError(_("A simulation needs at least 1 round and 1 deal per match."))
+    if duplicate and game not in DUPLICATE_GAMES:
+        raise ApplicationError(_("This game cannot be played duplicate."))
     started = time.monotonic()
-    event = _simulation_event(game=game, teams=teams, players=players, deals=deals, seed=seed)
+    event = _simulation_event(
+        game=game, teams=teams, players=players, deals=deals, seed=seed, duplicate=duplicate
+    )
     complete = True
     for number in range(1, rounds + 1):
         round = services.round_create_paired(event=event, confirm=True)

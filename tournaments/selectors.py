@@ -15,10 +15,10 @@ if TYPE_CHECKING:
     from games.models import Player
 from tournaments import standings
 from tournaments.knockout_selectors import event_final_placement
+from tournaments.memberships import player_units
 from tournaments.models import (
     Event,
     Meet,
-    Membership,
     Pairing,
     PairingTally,
     PlayerTotal,
@@ -332,14 +332,7 @@ def event_unit_standings(*, event: Event) -> list[UnitStanding] | list[PlayerUni
 
 def _player_units(event: Event) -> dict[int, int | None]:
     """Each registered player's unit (the first they belong to)."""
-    units: dict[int, int | None] = {}
-    for player, unit in (
-        Membership.objects.filter(player__registrations__event=event)
-        .order_by("player_id", "pk")
-        .values_list("player_id", "unit_id")
-    ):
-        units.setdefault(player, unit)
-    return units
+    return player_units(event)
 
 
 def meet_placement(*, event: Event) -> list[tuple[int, int | None]] | None:
@@ -373,6 +366,9 @@ def meet_unit_standings(
         placement = meet_placement(event=event)  # knockout places first, then the group stage
         if placement is not None:
             rankings[event.pk] = placement
+            continue
+        if event.duplicate:  # ranked by the duplicate score
+            rankings[event.pk] = duplicate_meet_ranking(event)
             continue
         if event.is_individual:
             rankings[event.pk] = [(row.rank, row.unit) for row in event_unit_standings(event=event)]
@@ -425,6 +421,14 @@ STANDINGS_COLUMNS: dict[str, tuple[str, ...]] = {
 def standings_columns(event: Event, kind: str) -> tuple[str, ...]:
     """The columns of the event's ``kind`` standings: an individual event's players also show the
     game's own figures, and its units the players they count."""
+    if event.duplicate:  # the duplicate score beside the points
+        columns = list(_plain_columns(event, kind))
+        columns.insert(columns.index("points"), "duplicate")
+        return tuple(columns)
+    return _plain_columns(event, kind)
+
+
+def _plain_columns(event: Event, kind: str) -> tuple[str, ...]:
     if not event.is_individual:
         return STANDINGS_COLUMNS[kind]
     if kind == "player":
@@ -447,11 +451,19 @@ def figure_label(game: str, key: str, value: int) -> str:
     return spec.label(value) if spec is not None else str(value)
 
 
-def event_standings_rows(*, event: Event, kind: str) -> list[dict[str, object]]:
+def event_standings_rows(
+    *, event: Event, kind: str, plain: bool = False
+) -> list[dict[str, object]]:
     """Return the event's ``kind`` standings ("team", "player" or "unit") as plain rows with names,
-    in a bounded number of queries. Raises ValueError for another kind."""
+    in a bounded number of queries. Raises ValueError for another kind. A duplicate event's rows
+    carry the duplicate score and rank by it (``plain``: without it)."""
     if kind not in STANDINGS_KINDS:
         raise ValueError(f"kind is one of: {', '.join(STANDINGS_KINDS)}")
+    if event.duplicate and not plain:
+        from tournaments import duplicate
+
+        plain_rows = event_standings_rows(event=event, kind=kind, plain=True)
+        return duplicate.standings_rows(event=event, kind=kind, rows=plain_rows)
     teams = {
         pk: (name, unit) for pk, name, unit in event.teams.values_list("pk", "name", "unit__name")
     }
@@ -606,3 +618,28 @@ def event_standings_rows_cached(
         rows = event_standings_rows(event=event, kind=kind)
         cache.set(key, rows, STANDINGS_CACHE_SECONDS)
     return rows
+
+
+def duplicate_swiss_order(event: Event, ordered: list[Any]) -> list[Any]:
+    """A duplicate event's Swiss draw takes the teams (players) in the order of the duplicate
+    standings; ``ordered`` (teams or players, by the plain standings) keeps its order among
+    equals and for those the standings do not list."""
+    kind, key = ("player", "player_id") if event.is_individual else ("team", "team_id")
+    rank = {int(str(r[key])): i for i, r in enumerate(event_standings_rows(event=event, kind=kind))}
+    position = {id(item): i for i, item in enumerate(ordered)}
+    return sorted(ordered, key=lambda item: (rank.get(item.pk, len(rank)), position[id(item)]))
+
+
+def duplicate_meet_ranking(event: Event) -> list[tuple[int, int | None]]:
+    """(rank, unit) of a duplicate event's teams (or its units, individual) by duplicate score,
+    for the meet's placement points."""
+    if event.is_individual:
+        return [
+            (int(str(r["rank"])), int(str(r["unit_id"])))
+            for r in event_standings_rows(event=event, kind="unit")
+        ]
+    units = dict(Team.objects.filter(event=event).values_list("pk", "unit_id"))
+    return [
+        (int(str(r["rank"])), units.get(int(str(r["team_id"]))))
+        for r in event_standings_rows(event=event, kind="team")
+    ]

@@ -39,7 +39,7 @@ from tournaments.models import (
     Unit,
     UnitKind,
 )
-from tournaments.selectors import event_team_standings
+from tournaments.selectors import duplicate_swiss_order, event_team_standings
 from tournaments.tallies import event_tallies_refresh, tallies_refresh
 
 ORGANIZERS_GROUP = "organizers"
@@ -328,6 +328,8 @@ def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw
             ordered = [
                 by_id[row.team] for row in event_team_standings(event=event) if row.team in by_id
             ]
+            if event.duplicate:  # drawn by the duplicate standings
+                ordered = duplicate_swiss_order(event, ordered)
         return pairing_algo.swiss_pair([as_pairing(t) for t in ordered])
     except pairing_algo.PairingError as error:
         raise ApplicationError(_(error.template) % error.params) from None
@@ -530,12 +532,16 @@ def round_start(*, round: Round, user: User | None = None, start_matches: bool =
             table__mode=Table.Mode.ONLINE, table__matches__isnull=True
         ).select_related("table")
         if match_start is not None:
+            from tournaments.duplicate import round_deal_seed
+
+            seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
             for pairing in online:
                 match_start(
                     table=pairing.table,
                     base_score=event.base_score,
                     deals_per_match=pairing_deals(pairing, event.deals_per_match),
                     rule_options=event.rule_options or None,
+                    seed=seed,
                 )
                 started += 1
     round_log_add(round, user, RoundLog.Action.STARTED, f"online matches started: {started}")

@@ -21,6 +21,8 @@ from django.db.models import F, QuerySet
 
 from engine.registry import get_game
 from games.models import Deal, Match, TableSeat
+from tournaments import duplicate
+from tournaments.bulk import rows_update
 from tournaments.models import Event, Pairing, PairingTally, PlayerTally, PlayerTotal, Round
 
 __all__ = ["CHUNK", "event_tallies_refresh", "tallies_refresh"]
@@ -32,6 +34,8 @@ CHUNK = 2000
 def _fingerprint(match: dict[str, Any] | None) -> str:
     if match is None:
         return ""
+    if "fingerprint" in match:  # a duplicate round's match, as far as its deals are published
+        return str(match["fingerprint"])
     points = ",".join(str(p) for p in match["points"] or [])
     figures = json.dumps(match["figures"] or {}, sort_keys=True, separators=(",", ":"))
     return (
@@ -80,7 +84,13 @@ def _stale(
     rows: list[dict[str, Any]] = [
         dict(row)
         for row in Pairing.objects.filter(pk__in=ids).values(
-            "pk", "table_id", "team_a_id", "team_b_id", "round__event_id"
+            "pk",
+            "table_id",
+            "team_a_id",
+            "team_b_id",
+            "round__event_id",
+            "round_id",
+            "round__event__duplicate",
         )
     ]
     if not rows:
@@ -93,6 +103,8 @@ def _stale(
         .values(*_MATCH_FIELDS)
     ):
         latest[match["table_id"]] = match
+    # a duplicate round's deals count only once every table has played them
+    duplicate.tally_matches_publish(rows, latest, full=lock)
     tallies_qs = PairingTally.objects.filter(pairing_id__in=[r["pk"] for r in rows])
     if lock:
         tallies_qs = tallies_qs.select_for_update()
@@ -138,9 +150,10 @@ def _tallies_rebuild(ids: list[int]) -> int:
     for row in (
         Deal.objects.filter(match_id__in=match_ids, status=Deal.Status.FINISHED)
         .order_by("match_id", "number")
-        .values("match_id", "finishing_order", "result")
+        .values("match_id", "number", "finishing_order", "result")
     ):
         deals[row["match_id"]].append(dict(row))
+    duplicate.deals_published(deals, latest)
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, seat, player_id in TableSeat.objects.filter(
         table_id__in=[r["table_id"] for r in stale]
@@ -200,7 +213,8 @@ def _tallies_rebuild(ids: list[int]) -> int:
             )
         (to_update if tally.pk else to_create).append(tally)
     PairingTally.objects.bulk_create(to_create)
-    PairingTally.objects.bulk_update(
+    rows_update(
+        PairingTally,
         to_update,
         [
             "fingerprint",
@@ -317,7 +331,7 @@ def _player_totals_add(
             sums[key] = sums.get(key, 0) + value
         total.figures = sums
     PlayerTotal.objects.bulk_create(to_create)
-    PlayerTotal.objects.bulk_update(to_update, [*_TOTAL_FIELDS, "figures"])
+    rows_update(PlayerTotal, to_update, [*_TOTAL_FIELDS, "figures"])
 
 
 def event_tallies_refresh(*, event: Event, open_rounds_only: bool = True) -> int:

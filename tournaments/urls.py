@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import bracket_views, manage_views, views
+from tournaments import bracket_views, duplicate_views, manage_views, views
 
 app_name = "tournaments"
 
@@ -39,6 +39,12 @@ urlpatterns = [
         manage_views.score_sheets,
         name="score_sheets",
     ),
+    path(
+        "events/<id:pk>/manage/rounds/<id:number>/deal-sheets/",
+        duplicate_views.deal_sheets,
+        name="deal_sheets",
+    ),
+    path("events/<id:pk>/manage/duplicate/", duplicate_views.duplicate_set, name="duplicate_set"),
     path(
         "events/<id:pk>/manage/tables/<id:pairing>/result/",
         manage_views.table_result,

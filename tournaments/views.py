@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from engine.registry import get_game
 from games.models import Deal, FigureStep, Match, TableSeat
+from tournaments import duplicate
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
 from tournaments.models import (
@@ -348,6 +349,10 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if level is not None:
             ladders.setdefault(match_id, []).append((number, level["A"], level["B"]))
     deals = _deal_notes(match_ids, pairings)
+    # a duplicate round's deals show once every table has played them
+    for match_id, last in duplicate.unpublished_cut(match_ids).items():
+        ladders[match_id] = [step for step in ladders.get(match_id, []) if step[0] <= last]
+        deals[match_id] = [n for n in deals.get(match_id, []) if n["number"] <= last]
     matches = []
     for p in pairings:
         side = "A" if p.team_a_id == team.pk else "B"

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("games", "0004_match_sheet"),
-        ("tournaments", "0008_result_first_dealer_optional"),
+        ("tournaments", "0009_duplicate"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -39,6 +39,11 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0, help="seed for the bots' kinds")
         parser.add_argument("--timeout", type=float, default=3600.0, help="seconds at most")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument(
+            "--duplicate",
+            action="store_true",
+            help="a duplicate event: every table of a round plays the same deals",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["teams"] < 2:
@@ -53,6 +58,7 @@ class Command(BaseCommand):
                 deals=options["deals"],
                 seed=options["seed"],
                 timeout=options["timeout"],
+                duplicate=options["duplicate"],
                 progress=lambda r, done, total: bar.update(done, total, f"round {r}"),
             )
         except ApplicationError as exc:
