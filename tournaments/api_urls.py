@@ -14,6 +14,11 @@ urlpatterns = [
     path("events/<id:pk>/standings.csv", apis.StandingsCsvApi.as_view(), name="standings-csv"),
     path("events/<id:pk>/rounds/", apis.EventRoundsApi.as_view(), name="event-rounds"),
     path("events/<id:pk>/import/", apis.EventImportApi.as_view(), name="event-import"),
+    path(
+        "events/<id:pk>/players/<id:player>/withdraw/",
+        apis.RegistrationWithdrawApi.as_view(),
+        name="player-withdraw",
+    ),
     path("meets/<id:pk>/standings/", apis.MeetStandingsApi.as_view(), name="meet-standings"),
     path("rounds/<id:pk>/", apis.RoundDetailApi.as_view(), name="round"),
     path("rounds/<id:pk>/tables/", apis.RoundTablesApi.as_view(), name="round-tables"),
