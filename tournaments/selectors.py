@@ -172,7 +172,7 @@ def _team_sums_sql() -> str:
 def _event_team_figures(
     *, event: Event
 ) -> tuple[list[TeamTotals], list[tuple[int, int]], dict[int, int | None]]:
-    """Return :func:`event_team_totals` and each team's unit, in three queries at most.
+    """Return :func:`event_team_totals` and each team's unit, in two queries.
 
     The sums (and byes, and units) come summed by the database, one row per team; opponents'
     points come from the list of meetings (two ids a match), which Python adds up faster than
@@ -188,7 +188,10 @@ def _event_team_figures(
         .exclude(status=PairingTally.Status.PENDING)
         .order_by()
     )
-    meetings = live.values_list("team_a_id", "team_b_id")
+    # Each meeting with its winner: the opponents' points of every team, and the head-to-head
+    # results of the teams that share points, wins and highest level (no second read of the
+    # tallies with an IN list of every tied team).
+    meetings = live.values_list("team_a_id", "team_b_id", "status", "winner_side")
     meetings_sql, meetings_params = meetings.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(_team_sums_sql(), params)
@@ -202,7 +205,7 @@ def _event_team_figures(
     match_points = {row[0]: row[2] for row in rows}
     opponents: dict[int, int] = defaultdict(int)
     points_of = match_points.get
-    for a, b in meetings:
+    for a, b, _status, _winner in meetings:
         opponents[a] += points_of(b, 0)
         opponents[b] += points_of(a, 0)
     totals: list[TeamTotals] = []
@@ -226,12 +229,10 @@ def _event_team_figures(
     tied = standings.primary_ties(totals)
     beaten: list[tuple[int, int]] = []
     if tied and standings.HEAD_TO_HEAD in (event.tie_break_order or []):
-        for a, b, winner in (
-            live.filter(status=PairingTally.Status.FINISHED, team_a_id__in=tied, team_b_id__in=tied)
-            .exclude(winner_side="")
-            .values_list("team_a_id", "team_b_id", "winner_side")
-        ):
-            beaten.append((a, b) if winner == "A" else (b, a))
+        finished = PairingTally.Status.FINISHED.value
+        for a, b, status, winner in meetings:
+            if status == finished and winner and a in tied and b in tied:
+                beaten.append((a, b) if winner == "A" else (b, a))
     return totals, beaten, units
 
 
@@ -282,6 +283,10 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
     totals = PlayerTotal.objects.filter(event=event)
     if event.is_individual:  # the registered players: a bot that filled a seat is not ranked
         totals = totals.filter(player__registrations__event=event)
+    # The game's own figures are read only where a player has some (大怪路子's players have
+    # none): decoding thousands of empty JSON objects cost more than the rest of the rows.
+    game_figures = dict(totals.exclude(figures={}).values_list("player_id", "figures"))
+    no_figures: dict[str, int] = {}
     figures = [
         PlayerFigures(
             player,
@@ -291,17 +296,16 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
             places,
             paid,
             received,
-            game_figures or {},
+            game_figures.get(player) or no_figures,
             byes[player],
         )
-        for player, points, deals, places, paid, received, game_figures in totals.values_list(
+        for player, points, deals, places, paid, received in totals.values_list(
             "player_id",
             "points",
             "deals",
             "places",
             "tributes_paid",
             "tributes_received",
-            "figures",
         )
     ]
     seen = {f.player for f in figures}
