@@ -115,9 +115,18 @@ def individual_tables_set(
     event = round.event
     players, byes = _checked_tables(event, tables, modes)
     old_tables = list(round.pairings.values_list("table_id", flat=True))
+    old_bots = list(
+        Player.objects.filter(is_bot=True, seats__table_id__in=old_tables).values_list(
+            "pk", flat=True
+        )
+    )
     round.entries.all().delete()
     round.pairings.all().delete()
     Table.objects.filter(pk__in=old_tables, matches__isnull=True).delete()
+    # The bots the replaced tables made for their empty seats go with them.
+    Player.objects.filter(
+        pk__in=old_bots, seats__isnull=True, registrations__isnull=True, user__isnull=True
+    ).delete()
     with transaction.atomic():
         for number, seats in enumerate(tables, start=1):
             table_seat(

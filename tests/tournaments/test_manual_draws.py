@@ -143,6 +143,10 @@ def test_bots_take_empty_seats_only_when_the_event_fills_with_bots(world) -> Non
     assert not RoundEntry.objects.filter(round=world["round"], player=bot).exists()
     response = _put(world, [[None, None, None, None]])
     assert response.status_code == 400 and "只有机器人" in response.json()["detail"]
+    # an edit takes the replaced tables' bots away with them
+    assert _put(world, [[ids[0], ids[1], ids[2], None]]).status_code == 200
+    assert not Player.objects.filter(pk=bot.pk).exists()
+    assert Player.objects.filter(is_bot=True).count() == 1
 
 
 @pytest.mark.parametrize(
