@@ -138,13 +138,14 @@ def individual_tables_set(
         RoundEntry.objects.bulk_create(
             RoundEntry(round=round, player_id=p, pairing=None) for p in byes
         )
-    bots = sum(1 for seats in tables for p in seats if p is None)
-    detail = f"manual: {len(tables)} tables, byes: {len(byes)}"
-    if bots:
-        detail += f", bots: {bots}"
     from tournaments.services import round_log_add
 
-    round_log_add(round, user, RoundLog.Action.EDITED, detail)
+    # The log's form of an edit (tournaments.round_log): each table's players seat by seat (a
+    # bot by the name bots are given), then how many byes.
+    names = ", ".join(
+        "·".join(players[p].name if p is not None else "机器人" for p in seats) for seats in tables
+    )
+    round_log_add(round, user, RoundLog.Action.EDITED, f"tables: {names}; byes: {len(byes)}")
     return round
 
 

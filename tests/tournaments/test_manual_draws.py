@@ -16,6 +16,7 @@ from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory
 from tournaments import services
 from tournaments.models import Event, Pairing, Registration, Round, RoundEntry, RoundLog
+from tournaments.round_log import log_detail
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +95,13 @@ def test_an_organizer_seats_players_by_hand_through_the_api(world) -> None:
     # every seated player has their place in the round, at their table
     entries = RoundEntry.objects.filter(round=round, pairing__isnull=False)
     assert sorted(entries.values_list("player_id", flat=True)) == sorted(ids[:8])
-    assert RoundLog.objects.filter(round=round, action=RoundLog.Action.EDITED).exists()
+    log = RoundLog.objects.get(round=round, action=RoundLog.Action.EDITED)
+    assert log.detail == (
+        "tables: 选手04·选手01·选手08·选手06, 选手02·选手03·选手05·选手07; byes: 1"
+    )
+    assert log_detail(log.detail) == (
+        "牌桌：选手04·选手01·选手08·选手06, 选手02·选手03·选手05·选手07；轮空：1"
+    )
 
     # an edit replaces the tables (and their byes) as a whole, with a mode per table
     response = _put(world, [[ids[8], ids[7], ids[6], ids[5]]], modes=["online"])
