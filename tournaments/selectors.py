@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Case, Count, F, JSONField, Prefetch, Q, QuerySet, Value, When
 
 from engine.registry import get_game
 from tournaments import standings
@@ -285,7 +285,6 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
         totals = totals.filter(player__registrations__event=event)
     # The game's own figures are read only where a player has some (大怪路子's players have
     # none): decoding thousands of empty JSON objects cost more than the rest of the rows.
-    game_figures = dict(totals.exclude(figures={}).values_list("player_id", "figures"))
     no_figures: dict[str, int] = {}
     figures = [
         PlayerFigures(
@@ -296,16 +295,23 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
             places,
             paid,
             received,
-            game_figures.get(player) or no_figures,
+            game_figures or no_figures,
             byes[player],
         )
-        for player, points, deals, places, paid, received in totals.values_list(
+        for player, points, deals, places, paid, received, game_figures in totals.annotate(
+            game_figures=Case(
+                When(figures={}, then=Value(None)),
+                default=F("figures"),
+                output_field=JSONField(),
+            )
+        ).values_list(
             "player_id",
             "points",
             "deals",
             "places",
             "tributes_paid",
             "tributes_received",
+            "game_figures",
         )
     ]
     seen = {f.player for f in figures}
