@@ -201,13 +201,6 @@ def _event_team_figures(
         meetings = cursor.fetchall()
     # PostgreSQL sums of sums are numeric (Decimal in Python): the figures are ints.
     rows = [(team, unit, *(int(value or 0) for value in figures)) for team, unit, *figures in rows]
-    # Opponents' points: every meeting adds the opponent's points from matches (byes left out).
-    match_points = {row[0]: row[2] for row in rows}
-    opponents: dict[int, int] = defaultdict(int)
-    points_of = match_points.get
-    for a, b, _status, _winner in meetings:
-        opponents[a] += points_of(b, 0)
-        opponents[b] += points_of(a, 0)
     totals: list[TeamTotals] = []
     units: dict[int, int | None] = {}
     for team, unit, points, highest, gained, played, wins, losses, byes in rows:
@@ -223,16 +216,25 @@ def _event_team_figures(
                 byes=byes,
                 highest_level=max(standings.START_LEVEL, highest),
                 levels_gained=gained,
-                opponents_points=opponents.get(team, 0),
             )
         )
+    # One pass over the meetings: opponents' points (every meeting adds the opponent's points
+    # from matches, byes left out), and the finished matches between teams that share points,
+    # wins and highest level (the only ones head-to-head reads).
+    match_points = {row[0]: row[2] for row in rows}
+    points_of = match_points.get
+    opponents: dict[int, int] = defaultdict(int)
     tied = standings.primary_ties(totals)
+    if not (tied and standings.HEAD_TO_HEAD in (event.tie_break_order or [])):
+        tied = set()
+    finished = PairingTally.Status.FINISHED.value
     beaten: list[tuple[int, int]] = []
-    if tied and standings.HEAD_TO_HEAD in (event.tie_break_order or []):
-        finished = PairingTally.Status.FINISHED.value
-        for a, b, status, winner in meetings:
-            if status == finished and winner and a in tied and b in tied:
-                beaten.append((a, b) if winner == "A" else (b, a))
+    for a, b, status, winner in meetings:
+        opponents[a] += points_of(b, 0)
+        opponents[b] += points_of(a, 0)
+        if tied and a in tied and b in tied and winner and status == finished:
+            beaten.append((a, b) if winner == "A" else (b, a))
+    totals = [t._replace(opponents_points=opponents.get(t.team, 0)) for t in totals]
     return totals, beaten, units
 
 
