@@ -10,7 +10,7 @@ Players: seats an individual Swiss round of P players (default 2,000) at tables 
 Run:
 
     .venv/bin/python bench/bench_pairing.py [--teams 1000] [--players 2000] [--rounds 9]
-        [--units 40] [--table-size 4] [--fill byes|bots] [--json]
+        [--units 40] [--big-unit 0.6] [--table-size 4] [--fill byes|bots] [--json]
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ def bench_teams(args: argparse.Namespace) -> dict[str, object]:
     rng = random.Random(args.seed)
     ids = list(range(1, args.teams + 1))
     unit = {t: rng.randrange(args.units) for t in ids}
+    for t in rng.sample(ids, round(args.big_unit * len(ids))):
+        unit[t] = 0  # an adversarial field: one unit holds this share of the teams
     met: dict[int, set[int]] = {t: set() for t in ids}
     byes = dict.fromkeys(ids, 0)
     side = dict.fromkeys(ids, 0)
@@ -61,6 +63,7 @@ def bench_teams(args: argparse.Namespace) -> dict[str, object]:
             byes[draw.bye] += 1
     return {
         "teams": args.teams,
+        "big_unit_share": args.big_unit,
         "round_paired": args.rounds + 1,
         "last_round_seconds": round(timings[-1], 4),
         "median_round_seconds": round(statistics.median(timings), 4),
@@ -134,6 +137,12 @@ def main() -> None:
     parser.add_argument("--units", type=int, default=40)
     parser.add_argument("--table-size", type=int, default=4)
     parser.add_argument("--fill", choices=[f.value for f in Fill], default=Fill.BYES.value)
+    parser.add_argument(
+        "--big-unit",
+        type=float,
+        default=0.0,
+        help="share of the teams in one unit (0.6: an adversarial field of a majority unit)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

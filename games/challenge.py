@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.utils.translation import gettext as _
@@ -49,7 +49,7 @@ def _seat(value: Any, seat_count: int) -> int:
 
 
 @transaction.atomic
-def challenge_start(*, user: AbstractBaseUser | AnonymousUser, deal: Deal, seat: Any) -> Challenge:
+def challenge_start(*, user: User | AnonymousUser, deal: Deal, seat: Any) -> Challenge:
     """Seat ``user`` in ``seat`` (0-based) of a new practice table whose one deal holds the cards
     of ``deal``, bots in the other seats, and start it.
 

@@ -40,6 +40,11 @@ urlpatterns = [
         bracket_views.BracketMatchLengthApi.as_view(),
         name="bracket-match-length",
     ),
+    path(
+        "events/<id:pk>/players/<id:player>/withdraw/",
+        apis.RegistrationWithdrawApi.as_view(),
+        name="player-withdraw",
+    ),
     path("meets/<id:pk>/standings/", apis.MeetStandingsApi.as_view(), name="meet-standings"),
     path("rounds/<id:pk>/", apis.RoundDetailApi.as_view(), name="round"),
     path("rounds/<id:pk>/tables/", apis.RoundTablesApi.as_view(), name="round-tables"),

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, NotAllowedError
+from games.models import MAX_SEATS
 from tournaments import results as results_services
 from tournaments import services
 from tournaments.exports import csv_download
@@ -113,6 +114,13 @@ class TeamBrief(serializers.Serializer):
         return [m.player.name for m in team.members.all()]
 
 
+class SeatOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    bot = serializers.BooleanField(source="player.is_bot")
+
+
 class TableOutput(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -126,6 +134,7 @@ class TableOutput(serializers.Serializer):
     level_a = serializers.IntegerField(source="tally.level_a", default=2)
     level_b = serializers.IntegerField(source="tally.level_b", default=2)
     winner_side = serializers.CharField(source="tally.winner_side", default="")
+    seats = SeatOutput(source="table.seats.all", many=True)
 
 
 class RoundOutput(serializers.Serializer):
@@ -153,8 +162,15 @@ class RoundCreateInput(serializers.Serializer):
 
 
 class TablesInput(serializers.Serializer):
+    """A team event's tables are pairs of team ids (seats 0/2/4 first); an individual event's
+    are the player ids seat by seat from seat 0 (null: a bot sits there)."""
+
     tables = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, allow_null=True),
+            min_length=2,
+            max_length=MAX_SEATS,
+        )
     )
     modes = serializers.ListField(child=serializers.CharField(), required=False)
 
@@ -430,11 +446,41 @@ class RoundTablesApi(APIView):
         data = _parse(TablesInput, request.data)
         round = services.round_pairings_set(
             round=_round_for(request, pk),
-            tables=[(a, b) for a, b in data["tables"]],
+            tables=data["tables"],
             modes=data.get("modes"),
             user=_require_user(request),
         )
         return Response(RoundDetailOutput(round).data)
+
+
+class WithdrawInput(serializers.Serializer):
+    withdrawn = serializers.BooleanField(default=True)
+
+
+class RegistrationWithdrawApi(APIView):
+    """POST ``{"withdrawn": true}`` (the default) to leave a registered player of an individual
+    event out of later rounds, ``false`` to bring them back; organizers only."""
+
+    @extend_schema(
+        request=WithdrawInput,
+        responses=inline_serializer(
+            "RegistrationOutput",
+            {"player": serializers.IntegerField(), "withdrawn": serializers.BooleanField()},
+        ),
+    )
+    def post(self, request: Request, pk: int, player: int) -> Response:
+        from games.models import Player
+        from tournaments.draws import registration_withdraw
+
+        data = _parse(WithdrawInput, request.data)
+        event = _event_for(request, pk)
+        registration = registration_withdraw(
+            event=event,
+            player=get_object_or_404(Player, pk=player),
+            user=_require_user(request),
+            withdrawn=data["withdrawn"],
+        )
+        return Response({"player": registration.player_id, "withdrawn": registration.withdrawn})
 
 
 class RoundActionApi(APIView):

@@ -30,8 +30,13 @@ __all__ = ["individual_draw", "individual_players_ready", "individual_round_fill
 
 
 def individual_players_ready(event: Event) -> list[Player]:
-    """The event's registered players, who are to be paired (bots too, in a simulation)."""
-    players = list(Player.objects.filter(registrations__event=event).order_by("pk").distinct())
+    """The event's registered players, who are to be paired (bots too, in a simulation), but
+    not the withdrawn ones."""
+    players = list(
+        Player.objects.filter(registrations__event=event, registrations__withdrawn=False)
+        .order_by("pk")
+        .distinct()
+    )
     if len(players) < 2 or (len(players) < event.table_size and not event.fill_with_bots):
         raise ApplicationError(
             _(

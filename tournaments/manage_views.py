@@ -137,8 +137,29 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "broker_down": broker is not None and not broker.ok,
             "team_count": event.teams.count(),
             "is_organizer": True,
+            **(_individual_context(event, current, tables) if event.is_individual else {}),
         },
     )
+
+
+def _individual_context(
+    event: Event, current: Round | None, tables: list[Pairing]
+) -> dict[str, Any]:
+    """What the dashboard of an individual event adds: its players (to seat, and withdrawn) and
+    the draft's seat rows."""
+    registrations = list(event.registrations.select_related("player"))
+    players = naturally(
+        [r.player for r in registrations if not r.withdrawn], lambda player: player.name
+    )
+    draft = current is not None and current.status == Round.Status.DRAFT
+    return {
+        "players": players,
+        "withdrawn_players": naturally(
+            [r.player for r in registrations if r.withdrawn], lambda player: player.name
+        ),
+        "seat_numbers": list(range(event.table_size)),
+        "seat_rows": _seat_rows(event, tables) if draft else [],
+    }
 
 
 def _seat_states(tables: list[Pairing]) -> dict[int, list[dict[str, Any]]]:
@@ -205,6 +226,8 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             lambda: services.round_complete(round=round, user=user, force=force, reason=reason),
             _("Completed."),
         )
+    elif action == "tables" and event.is_individual:
+        return _seats_edit(request, event, round) or _dashboard(event)
     elif action == "tables":
         _tables_edit(request, event, round)
     else:
@@ -243,6 +266,106 @@ def _tables_edit(request: HttpRequest, event: Event, round: Round) -> None:
         ),
         _("Tables saved."),
     )
+
+
+def _seats_edit(request: HttpRequest, event: Event, round: Round) -> HttpResponse | None:
+    """An individual event's draft tables from the dashboard's form: ``count`` rows, each with
+    the seats ``s<row>_<seat>`` (a player's id, ``bot``, or empty) and ``mode<row>``; a row left
+    empty is no table. A form this page does not send answers 400; what the draw refuses
+    (tournaments.draws) is said on the dashboard, nothing changed."""
+    size = event.table_size
+    most = event.registrations.count() + 3  # the form's rows: a table per player at most, and 3
+    count = request.POST.get("count", "")
+    if not (count.isascii() and count.isdigit() and int(count) <= most):
+        return _bad_form(request, _("The number of table rows ('count') is missing or wrong."))
+    tables: list[list[int | None]] = []
+    modes: list[str] = []
+    for row in range(1, int(count) + 1):
+        values = [request.POST.get(f"s{row}_{seat}", "") for seat in range(size)]
+        if not any(values):
+            continue
+        seats: list[int | None] = []
+        for seat, value in enumerate(values):
+            if value == "bot":
+                seats.append(None)
+            elif value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_ID:
+                seats.append(int(value))
+            elif value == "":
+                messages.error(
+                    request,
+                    _("Table row %(row)d: seat %(seat)d is empty; choose a player or a bot.")
+                    % {"row": row, "seat": seat},
+                )
+                return None
+            else:
+                return _bad_form(request, _("A seat is a player's id or 'bot'."))
+        tables.append(seats)
+        modes.append(request.POST.get(f"mode{row}", event.table_mode))
+    _attempt(
+        request,
+        lambda: services.round_pairings_set(
+            round=round, tables=tables, modes=modes, user=acting_user(request)
+        ),
+        _("Tables saved."),
+    )
+    return None
+
+
+def _seat_rows(event: Event, tables: list[Pairing]) -> list[dict[str, Any]]:
+    """The rows of an individual event's draft form: each table's seats (a player's id as text,
+    ``bot``), then three empty rows to add tables."""
+    rows: list[dict[str, Any]] = []
+    for p in tables:
+        seated = {s.seat: s.player for s in p.table.seats.all()}
+        rows.append(
+            {
+                "number": len(rows) + 1,
+                "label": str(p.number),
+                "mode": p.table.mode,
+                "seats": [
+                    ""
+                    if seat not in seated
+                    else ("bot" if seated[seat].is_bot else str(seated[seat].pk))
+                    for seat in range(event.table_size)
+                ],
+            }
+        )
+    for _extra in range(3):
+        rows.append(
+            {
+                "number": len(rows) + 1,
+                "label": "+",
+                "mode": event.table_mode,
+                "seats": [""] * event.table_size,
+            }
+        )
+    return rows
+
+
+@login_required
+@require_POST
+def player_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """Withdraw a registered player of an individual event from later rounds, or bring them
+    back (``withdrawn=0``)."""
+    from games.models import Player
+    from tournaments.draws import registration_withdraw
+
+    event = _organized(request, pk)
+    player_id = _posted_id(request, "player")
+    if player_id is None:
+        return _bad_form(request, _("Name the player by their id ('player')."))
+    player = get_object_or_404(Player, pk=player_id)
+    withdrawn = request.POST.get("withdrawn", "1") != "0"
+    _attempt(
+        request,
+        lambda: registration_withdraw(
+            event=event, player=player, user=acting_user(request), withdrawn=withdrawn
+        ),
+        _("%(name)s is withdrawn from later rounds.") % {"name": player.name}
+        if withdrawn
+        else _("%(name)s is back in the draw.") % {"name": player.name},
+    )
+    return _dashboard(event)
 
 
 @login_required

@@ -406,6 +406,14 @@ class Registration(models.Model):
         Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="registrations"
     )
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    withdrawn = models.BooleanField(
+        _("withdrawn"),
+        default=False,
+        help_text=_(
+            "Individual events: a withdrawn player is not seated in later rounds; their results "
+            "stay."
+        ),
+    )
 
     class Meta:
         verbose_name = _("event registration")

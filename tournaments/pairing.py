@@ -11,11 +11,12 @@ tournaments/services.py reads the models, calls these functions, and writes the 
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import networkx as nx
 
@@ -35,7 +36,10 @@ __all__ = [
 EXACT_MAX_TEAMS = 64
 #: Larger fields: teams this many places around each conflict (a pair of neighbours in the
 #: standings who met before or share a unit) are re-paired by a matching, stage by stage.
-WINDOWS = (2, 8, 32, 128)
+WINDOWS = (1, 2, 8, 32, 128)
+#: A stretch of up to this many places (the bye counted as one) is matched by trying every way
+#: to pair it (dynamic programming): exact as the matching, and far quicker than building a graph.
+ENUMERATE_MAX = 10
 #: A stretch is cut at this many times the window, even where conflicts go on.
 STRETCH_FACTOR = 8
 #: A stretch of the standings up to this size gets a matching over all its pairs; a longer one
@@ -110,7 +114,7 @@ def _same_unit(a: PairingTeam, b: PairingTeam) -> bool:
     return a.unit is not None and a.unit == b.unit
 
 
-def swiss_pair(teams: Sequence[PairingTeam]) -> Draw:
+def swiss_pair(teams: Sequence[PairingTeam], *, exact_max_teams: int = EXACT_MAX_TEAMS) -> Draw:
     """Return a Swiss draw of ``teams`` (given best first): neighbours in the standings meet.
 
     A maximum-weight matching (networkx) whose weights rank, in this order: the fewest rematches,
@@ -123,7 +127,11 @@ def swiss_pair(teams: Sequence[PairingTeam]) -> Draw:
     stretches around each conflict, and when the counts are not proved least (none, or the
     least a unit larger than half the field forces) widen the stretches, up to a matching over
     every pair; there the bye's place and the closeness are the best within each re-matched
-    stretch. Raises PairingError for fewer than two teams or a team listed twice.
+    stretch. A field where one unit holds more than half the teams is first drawn by giving every
+    other team a partner of that unit (the only draws with the least same-unit tables) and
+    pairing the rest of that unit among themselves; that draw is kept when its counts are the
+    least possible. ``exact_max_teams`` (tests) moves the size from which the stretches are
+    used. Raises PairingError for fewer than two teams or a team listed twice.
     """
     if len({t.id for t in teams}) != len(teams):
         raise PairingError(gettext_noop("A team is listed twice."))
@@ -137,15 +145,18 @@ def swiss_pair(teams: Sequence[PairingTeam]) -> Draw:
         bye_ranks = [i for i, t in enumerate(pool) if t.byes == fewest]
     pairs: list[tuple[int, int]] = []
     bye: int | None = None
-    if n > EXACT_MAX_TEAMS:
+    if n > exact_max_teams:
         floor = _least_same_unit(pool, bye_ranks)
-        for window in WINDOWS:
-            pairs, bye = _pair_by_stretches(pool, bye_ranks, window, NEIGHBOURS)
-            counts = _counts(pool, pairs)
-            if counts == (0, floor):
-                break
+        found = _pair_around_majority(pool, bye_ranks) if floor else None
+        if found is not None and _counts(pool, found[0]) == (0, floor):
+            pairs, bye = found
         else:
-            pairs, bye = _match(pool, 0, n, bye_ranks, None)
+            for window in WINDOWS:
+                pairs, bye = _pair_by_stretches(pool, bye_ranks, window, NEIGHBOURS)
+                if _counts(pool, pairs) == (0, floor):
+                    break
+            else:
+                pairs, bye = _match(pool, 0, n, bye_ranks, None)
     else:
         pairs, bye = _match(pool, 0, n, bye_ranks, None)
     pairs.sort()
@@ -177,6 +188,61 @@ def _least_same_unit(pool: list[PairingTeam], bye_ranks: list[int]) -> int:
     if len(pool) % 2 and any(pool[i].unit == unit for i in bye_ranks):
         size -= 1
     return max(0, size - paired // 2)
+
+
+def _pair_around_majority(
+    pool: list[PairingTeam], bye_ranks: list[int]
+) -> tuple[list[tuple[int, int]], int | None] | None:
+    """Return a draw (pairs of places, the bye's place) of a field where one unit holds more than
+    half the paired teams, or None when it is not one or the draw meets a rematch.
+
+    Such a draw has the least same-unit tables exactly when every team of another unit sits with
+    a team of the big unit: the bye goes to the lowest-placed candidate of the big unit (if one
+    is a candidate, which saves a same-unit table), each other team, from the top, takes the
+    nearest free team of the big unit it has not met, and the big unit's teams left over pair
+    off down the standings, their rematches repaired as in :func:`swiss_pair` (as if of no unit).
+    """
+    sizes = Counter(t.unit for t in pool if t.unit is not None)
+    if not sizes:
+        return None
+    big = max(sizes.items(), key=lambda item: item[1])[0]
+    bye: int | None = None
+    if bye_ranks:
+        in_big = [r for r in bye_ranks if pool[r].unit == big]
+        bye = in_big[-1] if in_big else bye_ranks[-1]
+    free = [i for i, t in enumerate(pool) if t.unit == big and i != bye]
+    others = [i for i, t in enumerate(pool) if t.unit != big and i != bye]
+    if len(free) <= len(others):
+        return None
+    pairs: list[tuple[int, int]] = []
+    for i in others:
+        at = bisect.bisect_left(free, i)
+        below, above = at, at - 1
+        chosen = -1
+        while below < len(free) or above >= 0:
+            # The nearer of the next free teams below and above (the one above on a tie).
+            if above >= 0 and (below >= len(free) or i - free[above] <= free[below] - i):
+                j, above = free[above], above - 1
+            else:
+                j, below = free[below], below + 1
+            if not _rematch(pool[i], pool[j]):
+                chosen = j
+                break
+        if chosen < 0:
+            return None
+        free.remove(chosen)
+        pairs.append((min(i, chosen), max(i, chosen)))
+    rest = [replace(pool[i], unit=None) for i in free]
+    if len(rest) > EXACT_MAX_TEAMS:
+        rest_pairs: list[tuple[int, int]] = []
+        for window in WINDOWS:
+            rest_pairs, _bye = _pair_by_stretches(rest, [], window, NEIGHBOURS)
+            if _counts(rest, rest_pairs)[0] == 0:
+                break
+    else:
+        rest_pairs, _bye = _match(rest, 0, len(rest), [], None)
+    pairs += [(free[i], free[j]) for i, j in rest_pairs]
+    return pairs, bye
 
 
 def _pair_by_stretches(
@@ -250,6 +316,9 @@ def _match(
             cost += unit_same
         return top - cost
 
+    bye_weight = {r: top - place * unit_bye for place, r in enumerate(reversed(bye_ranks))}
+    if span + (1 if bye_ranks else 0) <= ENUMERATE_MAX:
+        return _match_by_trying(lo, hi, bye_weight, weight)
     graph = nx.Graph()
     graph.add_nodes_from(range(lo, hi))
     if neighbours is None:
@@ -259,8 +328,8 @@ def _match(
     else:
         graph.add_weighted_edges_from(_near_edges(pool, lo, hi, neighbours, weight))
     bye_node = -1
-    for place, r in enumerate(reversed(bye_ranks)):
-        graph.add_edge(bye_node, r, weight=top - place * unit_bye)
+    for r, w in bye_weight.items():
+        graph.add_edge(bye_node, r, weight=w)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != graph.number_of_nodes():
         if neighbours is not None:
@@ -274,6 +343,62 @@ def _match(
         else:
             pairs.append((min(u, v), max(u, v)))
     return pairs, bye
+
+
+def _match_by_trying(
+    lo: int, hi: int, bye_weight: dict[int, int], weight: Callable[[int, int], int]
+) -> tuple[list[tuple[int, int]], int | None]:
+    """The matching of :func:`_match` for a few places: of every way to pair the places ``lo`` to
+    ``hi`` (a team of ``bye_weight`` may take the bye, worth that weight), the heaviest (by
+    dynamic programming over the sets of places still to pair, the first of them paired first)."""
+    size = hi - lo
+    w = [[weight(lo + i, lo + j) if i < j else 0 for j in range(size)] for i in range(size)]
+    byes = [bye_weight.get(lo + i) for i in range(size)]
+    memo: dict[tuple[int, bool], tuple[int, int, int] | None] = {}
+
+    def best(left: int, bye_free: bool) -> int | None:
+        """The heaviest pairing of the places in the bit set ``left``; None: there is none."""
+        if not left:
+            return 0
+        key = (left, bye_free)
+        if key in memo:
+            found = memo[key]
+            return None if found is None else found[0]
+        first = (left & -left).bit_length() - 1
+        rest = left & ~(1 << first)
+        choice: tuple[int, int, int] | None = None
+        bye = byes[first]
+        if bye_free and bye is not None:
+            after = best(rest, False)
+            if after is not None:
+                choice = (after + bye, first, -1)
+        others = rest
+        while others:
+            other = (others & -others).bit_length() - 1
+            others &= others - 1
+            after = best(rest & ~(1 << other), bye_free)
+            if after is not None and (choice is None or after + w[first][other] > choice[0]):
+                choice = (after + w[first][other], first, other)
+        memo[key] = choice
+        return None if choice is None else choice[0]
+
+    full = (1 << size) - 1
+    total = best(full, bool(bye_weight))
+    assert total is not None, "a stretch with a bye candidate for an odd count can be paired"
+    pairs: list[tuple[int, int]] = []
+    taken: int | None = None
+    left, bye_free = full, bool(bye_weight)
+    while left:
+        found = memo[(left, bye_free)]
+        assert found is not None
+        _total, first, other = found
+        if other < 0:
+            taken, bye_free = lo + first, False
+            left &= ~(1 << first)
+        else:
+            pairs.append((lo + first, lo + other))
+            left &= ~((1 << first) | (1 << other))
+    return pairs, taken
 
 
 def _near_edges(

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from engine.registry import get_game
 from games.models import Match
 from tournaments.models import Pairing
+from tournaments.selectors import figure_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +87,7 @@ def levels_why(result: dict[str, Any], names: dict[str, str]) -> str:
 def _level_label(match: Match, side: str) -> str:
     """A side's level as the game writes it (大怪路子: 2..10, J, Q, K, A)."""
     level = int(((match.figures or {}).get("level") or {}).get(side, 2))
-    spec = next((f for f in get_game(match.game).figure_specs if f.key == "level"), None)
-    return spec.label(level) if spec is not None else str(level)
+    return figure_label(match.game, "level", level)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Case, Count, F, JSONField, Prefetch, Q, QuerySet, Value, When
 
 from engine.registry import get_game
 
@@ -177,7 +177,7 @@ def _team_sums_sql() -> str:
 def _event_team_figures(
     *, event: Event
 ) -> tuple[list[TeamTotals], list[tuple[int, int]], dict[int, int | None]]:
-    """Return :func:`event_team_totals` and each team's unit, in three queries at most.
+    """Return :func:`event_team_totals` and each team's unit, in two queries.
 
     The sums (and byes, and units) come summed by the database, one row per team; opponents'
     points come from the list of meetings (two ids a match), which Python adds up faster than
@@ -193,7 +193,10 @@ def _event_team_figures(
         .exclude(status=PairingTally.Status.PENDING)
         .order_by()
     )
-    meetings = live.values_list("team_a_id", "team_b_id")
+    # Each meeting with its winner: the opponents' points of every team, and the head-to-head
+    # results of the teams that share points, wins and highest level (no second read of the
+    # tallies with an IN list of every tied team).
+    meetings = live.values_list("team_a_id", "team_b_id", "status", "winner_side")
     meetings_sql, meetings_params = meetings.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(_team_sums_sql(), params)
@@ -203,13 +206,6 @@ def _event_team_figures(
         meetings = cursor.fetchall()
     # PostgreSQL sums of sums are numeric (Decimal in Python): the figures are ints.
     rows = [(team, unit, *(int(value or 0) for value in figures)) for team, unit, *figures in rows]
-    # Opponents' points: every meeting adds the opponent's points from matches (byes left out).
-    match_points = {row[0]: row[2] for row in rows}
-    opponents: dict[int, int] = defaultdict(int)
-    points_of = match_points.get
-    for a, b in meetings:
-        opponents[a] += points_of(b, 0)
-        opponents[b] += points_of(a, 0)
     totals: list[TeamTotals] = []
     units: dict[int, int | None] = {}
     for team, unit, points, highest, gained, played, wins, losses, byes in rows:
@@ -225,18 +221,25 @@ def _event_team_figures(
                 byes=byes,
                 highest_level=max(standings.START_LEVEL, highest),
                 levels_gained=gained,
-                opponents_points=opponents.get(team, 0),
             )
         )
+    # One pass over the meetings: opponents' points (every meeting adds the opponent's points
+    # from matches, byes left out), and the finished matches between teams that share points,
+    # wins and highest level (the only ones head-to-head reads).
+    match_points = {row[0]: row[2] for row in rows}
+    points_of = match_points.get
+    opponents: dict[int, int] = defaultdict(int)
     tied = standings.primary_ties(totals)
+    if not (tied and standings.HEAD_TO_HEAD in (event.tie_break_order or [])):
+        tied = set()
+    finished = PairingTally.Status.FINISHED.value
     beaten: list[tuple[int, int]] = []
-    if tied and standings.HEAD_TO_HEAD in (event.tie_break_order or []):
-        for a, b, winner in (
-            live.filter(status=PairingTally.Status.FINISHED, team_a_id__in=tied, team_b_id__in=tied)
-            .exclude(winner_side="")
-            .values_list("team_a_id", "team_b_id", "winner_side")
-        ):
+    for a, b, status, winner in meetings:
+        opponents[a] += points_of(b, 0)
+        opponents[b] += points_of(a, 0)
+        if tied and a in tied and b in tied and winner and status == finished:
             beaten.append((a, b) if winner == "A" else (b, a))
+    totals = [t._replace(opponents_points=opponents.get(t.team, 0)) for t in totals]
     return totals, beaten, units
 
 
@@ -287,6 +290,9 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
     totals = PlayerTotal.objects.filter(event=event)
     if event.is_individual:  # the registered players: a bot that filled a seat is not ranked
         totals = totals.filter(player__registrations__event=event)
+    # The game's own figures are read only where a player has some (大怪路子's players have
+    # none): decoding thousands of empty JSON objects cost more than the rest of the rows.
+    no_figures: dict[str, int] = {}
     figures = [
         PlayerFigures(
             player,
@@ -296,17 +302,23 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
             places,
             paid,
             received,
-            game_figures or {},
+            game_figures or no_figures,
             byes[player],
         )
-        for player, points, deals, places, paid, received, game_figures in totals.values_list(
+        for player, points, deals, places, paid, received, game_figures in totals.annotate(
+            game_figures=Case(
+                When(figures={}, then=Value(None)),
+                default=F("figures"),
+                output_field=JSONField(),
+            )
+        ).values_list(
             "player_id",
             "points",
             "deals",
             "places",
             "tributes_paid",
             "tributes_received",
-            "figures",
+            "game_figures",
         )
     ]
     seen = {f.player for f in figures}

@@ -428,11 +428,12 @@ def _round_locked(round: Round) -> Round:
 def round_pairings_set(
     *,
     round: Round,
-    tables: Sequence[tuple[int, int]],
+    tables: Sequence[Sequence[int | None]],
     user: User | None = None,
     modes: Sequence[str] | None = None,
 ) -> Round:
-    """Replace a draft round's tables by ``tables`` (pairs of team ids: seats 0/2/4 first).
+    """Replace a draft round's tables by ``tables`` (pairs of team ids: seats 0/2/4 first; in an
+    individual event, the player ids seat by seat, None for a bot: tournaments.draws).
 
     Manual pairing and draft edits alike; every event team not at a table gets a bye. ``modes``
     gives each table's mode (default: the event's). Raises ApplicationError for a round that is not
@@ -445,8 +446,15 @@ def round_pairings_set(
             _("Round %(round)d is %(status)s: only a draft can be edited.")
             % {"round": round.number, "status": round.get_status_display()}
         )
+    if round.event.is_individual:
+        from tournaments.draws import individual_tables_set
+
+        return individual_tables_set(round=round, tables=tables, user=user, modes=modes)
+    if any(len(pair) != 2 or None in pair for pair in tables):
+        raise ApplicationError(_("Each table of a team event is two teams."))
+    pairs = [(a, b) for a, b in tables if a is not None and b is not None]
     teams = {t.pk: t for t in _teams_ready(round.event)}
-    seen: list[int] = [team for pair in tables for team in pair]
+    seen: list[int] = [team for pair in pairs for team in pair]
     unknown = [str(t) for t in seen if t not in teams]
     if unknown:
         raise ApplicationError(
@@ -455,7 +463,7 @@ def round_pairings_set(
         )
     if len(set(seen)) != len(seen):
         raise ApplicationError(_("A team can sit at only one table in a round."))
-    if any(a == b for a, b in tables):
+    if any(a == b for a, b in pairs):
         raise ApplicationError(_("A team cannot play against itself."))
     if modes is not None and (
         len(modes) != len(tables) or any(m not in Table.Mode.values for m in modes)
@@ -468,7 +476,7 @@ def round_pairings_set(
     round.entries.all().delete()
     round.pairings.all().delete()
     Table.objects.filter(pk__in=old_tables, matches__isnull=True).delete()
-    for number, (a, b) in enumerate(tables, start=1):
+    for number, (a, b) in enumerate(pairs, start=1):
         mode = modes[number - 1] if modes is not None else round.event.table_mode
         pairing = pairing_create(
             round=round, team_a=teams[a], team_b=teams[b], number=number, mode=Table.Mode(mode)
@@ -478,7 +486,7 @@ def round_pairings_set(
         )
     byes = [t for pk, t in teams.items() if pk not in set(seen)]
     RoundEntry.objects.bulk_create(RoundEntry(round=round, team=team) for team in byes)
-    names = ", ".join(f"{teams[a].name}–{teams[b].name}" for a, b in tables)
+    names = ", ".join(f"{teams[a].name}–{teams[b].name}" for a, b in pairs)
     round_log_add(round, user, RoundLog.Action.EDITED, f"tables: {names}; byes: {len(byes)}")
     return round
 

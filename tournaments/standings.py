@@ -344,20 +344,22 @@ def player_standings(
     [(1, 2), (2, 1)]
     """
 
-    def key(f: PlayerFigures) -> tuple[float, ...]:
-        place = round(f.places / f.deals, 2) if f.deals else 99.0
+    def key(f: PlayerFigures, place: float | None) -> tuple[float, ...]:
+        if not figure_order:
+            return (-f.points, 99.0 if place is None else place, -f.deals)
         game = tuple(
             -f.figures.get(name, 0) if higher else f.figures.get(name, 0)
             for name, higher in figure_order
         )
-        return (-f.points, *game, place, -f.deals)
+        return (-f.points, *game, 99.0 if place is None else place, -f.deals)
 
     # Each row is built once, with its rank: standings of thousands of players are read on every
-    # page view of a running event.
-    keyed = sorted(((key(f), f) for f in figures), key=lambda pair: pair[0])
+    # page view of a running event. The average place is rounded once (it is both key and row).
+    places = [(f, round(f.places / f.deals, 2) if f.deals else None) for f in figures]
+    keyed = sorted(((key(f, place), f, place) for f, place in places), key=lambda row: row[0])
     out: list[PlayerStanding] = []
     rank = 0
-    for i, (k, f) in enumerate(keyed):
+    for i, (k, f, place) in enumerate(keyed):
         tied = (i > 0 and keyed[i - 1][0] == k) or (i + 1 < len(keyed) and keyed[i + 1][0] == k)
         if i == 0 or keyed[i - 1][0] != k:
             rank = i + 1
@@ -368,7 +370,7 @@ def player_standings(
                 team=f.team,
                 points=f.points,
                 deals=f.deals,
-                average_place=round(f.places / f.deals, 2) if f.deals else None,
+                average_place=place,
                 tributes_paid=f.tributes_paid,
                 tributes_received=f.tributes_received,
                 tied=tied,

@@ -30,6 +30,11 @@ urlpatterns = [
     path("events/<id:pk>/manage/import/", manage_views.import_players, name="import"),
     path("events/<id:pk>/manage/codes/", manage_views.login_codes, name="login_codes"),
     path(
+        "events/<id:pk>/manage/players/withdraw/",
+        manage_views.player_withdraw,
+        name="player_withdraw",
+    ),
+    path(
         "events/<id:pk>/manage/rounds/<str:action>/",
         manage_views.round_action,
         name="round_action",

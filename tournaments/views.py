@@ -324,10 +324,6 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
     return notes
 
 
-def _level_label(level: int) -> str:
-    return figure_label("daguai", "level", level)
-
-
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("event__meet", "unit"), pk=pk)
     event = _event(request, team.event_id)
@@ -371,8 +367,10 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "opponent_points": (tally.points_b if side == "A" else tally.points_a)
                 if tally
                 else 0,
-                "level": _level_label(mine[-1][1]) if mine else "2",
-                "opponent_level": _level_label(theirs[-1][1]) if theirs else "2",
+                "level": figure_label(event.game, "level", mine[-1][1]) if mine else "2",
+                "opponent_level": figure_label(event.game, "level", theirs[-1][1])
+                if theirs
+                else "2",
                 "won": bool(tally and tally.winner_side == side),
                 "lost": bool(tally and tally.winner_side and tally.winner_side != side),
                 "mine": _ladder_svg_points(mine),
@@ -395,7 +393,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "matches": matches,
             "byes": [e.round for e in byes],
             "levels": [
-                (_level_label(lv), round(112 - 104 * (lv - 2) / 12, 1)) for lv in (2, 6, 10, 14)
+                (figure_label(event.game, "level", lv), round(112 - 104 * (lv - 2) / 12, 1))
+                for lv in (2, 6, 10, 14)
             ],
         },
     )

@@ -367,3 +367,112 @@ def test_fields_beyond_the_exact_size_get_the_counts_of_the_exact_matching(
     bye_ranks = [i for i, t in enumerate(teams) if t.byes == fewest] if count % 2 else []
     exact, _bye = pairing._match(teams, 0, count, bye_ranks, None)
     assert (draw.rematches, draw.same_unit) == pairing._counts(teams, exact)
+
+
+def _cost(teams: list[PairingTeam], draw) -> tuple[int, int, int, int, int]:
+    """A draw's (rematches, same-unit tables, bye place from the bottom among the candidates,
+    sum of place differences, sum of their squares), as :func:`_brute_force_best` ranks them."""
+    place = {t.id: i for i, t in enumerate(teams)}
+    fewest = min(t.byes for t in teams)
+    candidates = [t.id for t in reversed(teams) if t.byes == fewest]
+    pairs = [(place[x.team_a], place[x.team_b]) for x in draw.tables]
+    return (
+        draw.rematches,
+        draw.same_unit,
+        candidates.index(draw.bye) if draw.bye is not None else 0,
+        sum(abs(i - j) for i, j in pairs),
+        sum((i - j) ** 2 for i, j in pairs),
+    )
+
+
+@st.composite
+def _fields(draw_from, most: int = 24) -> list[PairingTeam]:
+    """Fields of up to ``most`` teams in standing order: some history, units (at times one unit
+    of most of the field), byes."""
+    count = draw_from(st.integers(min_value=2, max_value=most))
+    met_share = draw_from(st.sampled_from([0.0, 0.1, 0.3, 0.6]))
+    big_share = draw_from(st.sampled_from([0.0, 0.0, 0.5, 0.6, 0.8]))
+    seed = draw_from(st.integers(0, 2**32 - 1))
+    rng = random.Random(seed)
+    met: dict[int, set[int]] = {t: set() for t in range(count)}
+    for a, b in itertools.combinations(range(count), 2):
+        if rng.random() < met_share:
+            met[a].add(b)
+            met[b].add(a)
+    units = [
+        0 if rng.random() < big_share else rng.choice([None, 1, 2, 3, 4, 5, 6])
+        for _ in range(count)
+    ]
+    return [
+        PairingTeam(t, unit=units[t], opponents=frozenset(met[t]), byes=rng.randrange(2))
+        for t in range(count)
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_fields())
+def test_the_quick_paths_of_large_fields_cost_what_the_full_matching_costs(
+    teams: list[PairingTeam],
+) -> None:
+    # Drawn as a large field (neighbours paired, the majority unit's draw, stretches re-matched,
+    # then the full matching): the fewest rematches and same-unit tables, as the full matching.
+    quick = swiss_pair(teams, exact_max_teams=0)
+    full = swiss_pair(teams)
+    assert _cost(teams, quick)[:2] == _cost(teams, full)[:2]
+    seated = [t for table in quick.tables for t in (table.team_a, table.team_b)]
+    assert sorted(seated + ([quick.bye] if quick.bye is not None else [])) == sorted(
+        t.id for t in teams
+    )
+    # A field whose neighbours (the bye to the lowest candidate) meet no conflict: that draw is
+    # the full matching's in every criterion (pairs of neighbours are the closest on a line).
+    fewest = min(t.byes for t in teams)
+    bye = [i for i, t in enumerate(teams) if t.byes == fewest][-1] if len(teams) % 2 else -1
+    rest = [t for i, t in enumerate(teams) if i != bye]
+    if not any(
+        b.id in a.opponents or (a.unit is not None and a.unit == b.unit)
+        for a, b in zip(rest[0::2], rest[1::2], strict=True)
+    ):
+        assert _cost(teams, quick) == _cost(teams, full)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_fields(most=10))
+def test_small_stretches_tried_every_way_match_the_graph_matching(
+    teams: list[PairingTeam],
+) -> None:
+    tried = swiss_pair(teams)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pairing, "ENUMERATE_MAX", 0)
+        matched = swiss_pair(teams)
+    assert _cost(teams, tried) == _cost(teams, matched)
+
+
+def test_a_majority_unit_of_a_thousand_teams_is_drawn_without_the_full_matching() -> None:
+    # one unit holds 60% of the field, after three rounds (the full matching of 1,000 teams took
+    # 13-23 s): every other team sits with a team of that unit, the rest of it among
+    # themselves, no rematch, and no matching spans the field
+    rng = random.Random(3)
+    count = 1001
+    unit = {t: 0 if rng.random() < 0.6 else rng.randrange(1, 40) for t in range(count)}
+    met: dict[int, set[int]] = {t: set() for t in range(count)}
+    spans: list[int] = []
+    real_match = pairing._match
+
+    def recording_match(pool, lo, hi, bye_ranks, neighbours):
+        spans.append(hi - lo)
+        return real_match(pool, lo, hi, bye_ranks, neighbours)
+
+    for _round in range(4):
+        order = list(range(count))
+        rng.shuffle(order)
+        teams = [PairingTeam(t, unit=unit[t], opponents=frozenset(met[t])) for t in order]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(pairing, "_match", recording_match)
+            draw = swiss_pair(teams)
+        big = sum(1 for t in teams if t.unit == 0 and t.id != draw.bye)
+        assert unit[draw.bye] == 0
+        assert (draw.rematches, draw.same_unit) == (0, big - count // 2)
+        for table in draw.tables:
+            met[table.team_a].add(table.team_b)
+            met[table.team_b].add(table.team_a)
+    assert max(spans, default=0) < count // 2
