@@ -20,6 +20,7 @@ from config.exceptions import ApplicationError
 from games.models import Player, Table
 from tournaments.i18n import join_list
 from tournaments.models import Event, Registration, Round, RoundEntry, RoundLog
+from tournaments.organizers import event_organizer_require, round_log_add
 
 __all__ = ["individual_tables_set", "registration_withdraw"]
 
@@ -138,7 +139,6 @@ def individual_tables_set(
         RoundEntry.objects.bulk_create(
             RoundEntry(round=round, player_id=p, pairing=None) for p in byes
         )
-    from tournaments.services import round_log_add
 
     # The log's form of an edit (tournaments.round_log): each table's players seat by seat (a
     # bot by the name bots are given), then how many byes.
@@ -156,7 +156,6 @@ def registration_withdraw(
     """Withdraw a registered player of an individual event from later rounds (a no-show; their
     results stay), or bring them back with ``withdrawn=False``. Raises NotAllowedError for a user
     who does not organize the event, ApplicationError for a player not registered in it."""
-    from tournaments.services import event_organizer_require
 
     event_organizer_require(event=event, user=user)
     registration = (

@@ -8,7 +8,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.contrib.auth.models import (
-    AnonymousUser,
     Group,
     Permission,
     User,
@@ -18,7 +17,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.exceptions import ApplicationError, ConflictError, NotAllowedError
+from config.exceptions import ApplicationError, ConflictError
 from games.models import Player, Table, TableMode
 from games.services import player_create, table_create
 from tournaments import importing, individual
@@ -39,6 +38,9 @@ from tournaments.models import (
     Unit,
     UnitKind,
 )
+from tournaments.organizers import event_is_organizer as event_is_organizer
+from tournaments.organizers import event_organizer_require as event_organizer_require
+from tournaments.organizers import round_log_add as round_log_add
 from tournaments.selectors import duplicate_swiss_order, event_team_standings
 from tournaments.tallies import event_tallies_refresh, tallies_refresh
 
@@ -219,36 +221,6 @@ def pairing_create(
 
 
 # --- Organizers -----------------------------------------------------------------------------------
-
-
-def event_is_organizer(*, event: Event, user: User | AnonymousUser | None) -> bool:
-    """Return whether ``user`` may manage ``event`` (a superuser or one of its organizers)."""
-    if user is None or not user.is_authenticated:
-        return False
-    if getattr(user, "is_superuser", False):
-        return True
-    return event.organizers.filter(pk=user.pk).exists()
-
-
-def event_organizer_require(*, event: Event, user: User | AnonymousUser | None) -> None:
-    """Raise NotAllowedError unless ``user`` organizes ``event``; ``None`` is the system itself
-    (management commands, Celery), which may."""
-    if user is None:
-        return
-    if not event_is_organizer(event=event, user=user):
-        raise NotAllowedError(
-            _("Only the organizers of %(event)s may do this.") % {"event": event.name}
-        )
-
-
-def round_log_add(round: Round, user: User | None, action: str, detail: str = "") -> None:
-    """Write who did what to a round (``user`` None: the system)."""
-    RoundLog.objects.create(
-        round=round,
-        user=user if user is not None and user.is_authenticated else None,
-        action=action,
-        detail=detail[:500],
-    )
 
 
 # --- Rounds: draft → confirmed → running → completed ----------------------------------------------
