@@ -138,6 +138,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+#: Seconds a WebSocket may take to open: a hundred open at once, and on a busy shared machine the
+#: library's 10 s ended the whole run before anything was measured.
+OPEN_TIMEOUT = 60
+
+
 class Player:
     """One simulated person: waits for their turn on the WebSocket, answers over HTTP."""
 
@@ -193,7 +198,11 @@ class Player:
     async def play(self, until: float) -> None:
         uri = f"{self.base.replace('http', 'ws', 1)}/ws/tables/{self.table_id}/"
         async with websockets.connect(
-            uri, origin=self.base, additional_headers={"Cookie": self.cookie}, max_size=2**23
+            uri,
+            origin=self.base,
+            additional_headers={"Cookie": self.cookie},
+            max_size=2**23,
+            open_timeout=OPEN_TIMEOUT,
         ) as ws:
             acted: tuple[int, int] | None = None
             while time.monotonic() < until:
@@ -259,7 +268,9 @@ async def loop_lag(until: float, lags: list[float], step: float = 0.05) -> None:
 async def spectate(base: str, player: Player, until: float, delays: list[float]) -> None:
     """A spectator of the player's table: when a state shows the player's action, the delay."""
     uri = f"{base.replace('http', 'ws', 1)}/ws/tables/{player.table_id}/"
-    async with websockets.connect(uri, origin=base, max_size=2**23) as ws:
+    async with websockets.connect(
+        uri, origin=base, max_size=2**23, open_timeout=OPEN_TIMEOUT
+    ) as ws:
         while time.monotonic() < until:
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
