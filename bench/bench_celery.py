@@ -6,7 +6,10 @@ person, bots in the other seats), and reads the worker's own task timings from i
 
 - all-bot deals per second per worker process (target >= 20);
 - worker time of one bot action at a mixed table, median and p95 (target <= 20 ms median);
-- the ratio of an all-bot deal through Celery to the same deal played by the engine alone.
+- the ratio of an all-bot deal through Celery to the same deal played by the engine alone;
+- the worker process's own CPU time per all-bot deal (``worker_cpu_ms_per_deal``): on a shared,
+  busy machine the deals per second fall with the load, this much less (the database's work is
+  not in it).
 
 It uses its own database and broker unless told otherwise, e.g. with PostgreSQL and Redis:
 
@@ -82,6 +85,12 @@ def start_worker(log: Path) -> subprocess.Popen[bytes]:
     )  # fmt: skip
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def wait(match_ids: list[int], timeout: float, start: float) -> float:
     """Seconds from ``start`` until every match finished."""
     while time.monotonic() - start < timeout:
@@ -134,6 +143,7 @@ def main() -> None:
         stamp = int(time.time())
         tables = [bot_table(f"bench-{stamp}-{i}", args.game) for i in range(args.tables)]
         start = time.monotonic()
+        cpu_before = cpu_seconds(worker.pid)
         matches = [
             services.match_start(
                 table=table, seed=i, deals_per_match=3, bot_delay_ms=0, between_deals_seconds=0
@@ -141,6 +151,7 @@ def main() -> None:
             for i, table in enumerate(tables)
         ]
         seconds = wait(matches, 600, start)
+        worker_cpu = cpu_seconds(worker.pid) - cpu_before
         deals = Deal.objects.filter(match_id__in=matches).count()
         mixed = [
             services.match_start(
@@ -174,6 +185,9 @@ def main() -> None:
         "all_bot_deals": deals,
         "all_bot_seconds": round(seconds, 2),
         "all_bot_deals_per_second_per_worker": round(deals / seconds, 1),
+        # the worker's own CPU time per deal (not the database's): what one worker process with a
+        # core of its own would take, however busy a shared machine is
+        "worker_cpu_ms_per_deal": round(1000 * worker_cpu / max(deals, 1), 1),
         "bot_deal_task_median_ms": round(statistics.median(deal_ms), 1),
         "bot_action_tasks": len(bot_ms),
         "bot_action_worker_ms_median": round(statistics.median(bot_ms), 2),
