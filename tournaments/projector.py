@@ -50,7 +50,7 @@ def projector_tables(*, round: Round) -> list[ProjectorTable]:
         tables.append(
             ProjectorTable(
                 number=p.number,
-                table_id=p.table_id,
+                table_id=p.table.pk,
                 offline=p.table.mode == Table.Mode.OFFLINE,
                 status=status,
                 live=p.table.mode == Table.Mode.ONLINE and p.table.status == Table.Status.PLAYING,
