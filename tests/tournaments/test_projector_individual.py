@@ -89,6 +89,12 @@ def test_the_projector_of_an_individual_event_shows_tables_of_four_players_and_u
     assert page.count("<svg") == 1  # the QR code of the public standings
     assert f"/events/{event.pk}/standings/" in page
 
+    english = Client()
+    english.cookies["django_language"] = "en"
+    page = english.get(f"/events/{event.pk}/projector/").content.decode()
+    assert "Seat 4" in _slide(page, "tables") and "rating points" in _slide(page, "players")
+    assert "号座" not in page and "等级分" not in page  # one language per page
+
 
 def test_the_projector_of_an_individual_event_before_any_round() -> None:
     event, people, _units = _event("xiaoluzi", 5)
