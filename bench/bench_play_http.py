@@ -1,13 +1,16 @@
 """Benchmark of online play over HTTP and WebSockets (issue: Online play). Prints figures only.
 
 The real stack: an ASGI web server (uvicorn, ``--web-workers`` processes), one Celery worker
-process, the database and the broker/channel layer named by the environment. Background load:
-``--bot-tables`` tables of six bots playing long matches, each deal in one task and then the
-pause a table makes between deals (``--bot-pause``, 5 s as by default; 0 makes them play flat out,
-a simulation's pace, which takes a whole worker process). Measured: ``--players`` simulated
-people, each alone with five bots at a table, who wait for their turn on their WebSocket and
-answer over HTTP (``POST /api/v1/tables/{id}/actions/``, the first legal action); beside each
-table a spectator's WebSocket watches. Figures:
+process, the database and the broker/channel layer named by the environment. Every table is of
+one game (``--game``: daguai, the default, with tables of six; xiaoluzi or shanghai_doudizhu,
+tables of four). Background load: ``--bot-tables`` all-bot tables playing long matches, each
+deal in one task and then the pause a table makes between deals (``--bot-pause``, 5 s as by
+default; 0 makes them play flat out, a simulation's pace, which takes a whole worker process).
+Measured: ``--players`` simulated people, each alone with bots at a table, who wait for their
+turn on their WebSocket and answer over HTTP (``POST /api/v1/tables/{id}/actions/``, the first
+legal action: 大怪路子 in the ``{"action", "cards", "seq"}`` form, the other games sending the
+state's legal action back as it is, with ``seq``); beside each table a spectator's WebSocket
+watches. Figures:
 
 - action round trip (POST until its 200 answer), p50 and p95 (target p95 <= 100 ms);
 - push delay: from sending an action until a *spectator* of that table receives the state that
@@ -22,6 +25,7 @@ Run it with PostgreSQL and Redis, as production would (the defaults below):
 
     .venv/bin/python bench/bench_play_http.py                      # 50 + 50 tables, 60 s
     .venv/bin/python bench/bench_play_http.py --players 10 --bot-tables 10 --seconds 20 --json
+    .venv/bin/python bench/bench_play_http.py --game xiaoluzi      # 50 + 50 tables of four
 
 It creates (and empties) the database ``luzi_bench_http`` unless DATABASE_URL is set.
 """
@@ -61,18 +65,7 @@ os.environ.update(
 )
 
 
-def ensure_database() -> None:
-    """Create the PostgreSQL database of DATABASE_URL if it does not exist yet."""
-    url = os.environ["DATABASE_URL"]
-    if not url.startswith("postgres"):
-        return
-    import psycopg
-
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
+from bench._db import ensure_database  # noqa: E402
 
 ensure_database()
 
@@ -91,6 +84,7 @@ from django.contrib.auth import (  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
+from engine.registry import DEFAULT_GAME, get_game, registered_keys  # noqa: E402
 from games import services  # noqa: E402
 from games.models import Deal, Match, Table  # noqa: E402
 
@@ -101,16 +95,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def make_table(name: str, user: Any = None) -> Table:
+def make_table(name: str, game: str, user: Any = None) -> Table:
     players = []
-    for seat in range(6):
+    for seat in range(get_game(game).seat_count):
         if seat == 0 and user is not None:
             players.append(services.player_create(name=user.username, user=user))
         else:
             players.append(
                 services.player_create(name=f"{name}-b{seat}", is_bot=True, bot_kind="heuristic")
             )
-    return services.table_create(name=name, players=players)
+    return services.table_create(name=name, players=players, game=game)
 
 
 def session_for(user: Any) -> str:
@@ -144,12 +138,24 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+#: Seconds a WebSocket may take to open: a hundred open at once, and on a busy shared machine the
+#: library's 10 s ended the whole run before anything was measured.
+OPEN_TIMEOUT = 60
+
+
 class Player:
     """One simulated person: waits for their turn on the WebSocket, answers over HTTP."""
 
     def __init__(
-        self, base: str, table_id: int, session: str, csrf: str, think: float = 0.0
+        self,
+        base: str,
+        table_id: int,
+        session: str,
+        csrf: str,
+        think: float = 0.0,
+        as_is: bool = False,
     ) -> None:
+        self.as_is = as_is  # send the legal action back as the state lists it
         self.think = think  # seconds a person takes to choose, on average
         self.rng = random.Random(table_id)
         self.base = base
@@ -192,7 +198,11 @@ class Player:
     async def play(self, until: float) -> None:
         uri = f"{self.base.replace('http', 'ws', 1)}/ws/tables/{self.table_id}/"
         async with websockets.connect(
-            uri, origin=self.base, additional_headers={"Cookie": self.cookie}, max_size=2**23
+            uri,
+            origin=self.base,
+            additional_headers={"Cookie": self.cookie},
+            max_size=2**23,
+            open_timeout=OPEN_TIMEOUT,
         ) as ws:
             acted: tuple[int, int] | None = None
             while time.monotonic() < until:
@@ -214,7 +224,14 @@ class Player:
                     await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
                 plays = [a for a in you["legal"] if a["kind"] != "pass"]
                 choice = (plays or you["legal"])[0]
-                body = {"action": choice["kind"], "cards": choice.get("cards", ""), "seq": key[1]}
+                if self.as_is:
+                    body = {**choice, "seq": key[1]}
+                else:
+                    body = {
+                        "action": choice["kind"],
+                        "cards": choice.get("cards", ""),
+                        "seq": key[1],
+                    }
                 sent = time.monotonic()
                 self.sent[(key[0], key[1] + 1)] = sent
                 status, _answer = await self.post_action(body)
@@ -251,7 +268,9 @@ async def loop_lag(until: float, lags: list[float], step: float = 0.05) -> None:
 async def spectate(base: str, player: Player, until: float, delays: list[float]) -> None:
     """A spectator of the player's table: when a state shows the player's action, the delay."""
     uri = f"{base.replace('http', 'ws', 1)}/ws/tables/{player.table_id}/"
-    async with websockets.connect(uri, origin=base, max_size=2**23) as ws:
+    async with websockets.connect(
+        uri, origin=base, max_size=2**23, open_timeout=OPEN_TIMEOUT
+    ) as ws:
         while time.monotonic() < until:
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
@@ -282,6 +301,9 @@ async def measure(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--game", default=DEFAULT_GAME, choices=registered_keys(), help="the game (daguai)"
+    )
     parser.add_argument("--players", type=int, default=50, help="people, one per table")
     parser.add_argument("--bot-tables", type=int, default=50, help="all-bot tables (load)")
     parser.add_argument("--seconds", type=float, default=60.0, help="measuring time")
@@ -329,7 +351,7 @@ def main() -> None:
         User = get_user_model()
         bot_matches = [
             services.match_start(
-                table=make_table(f"bots{n}"),
+                table=make_table(f"bots{n}", options.game),
                 deals_per_match=50,
                 bot_delay_ms=0,
                 between_deals_seconds=options.bot_pause,
@@ -339,7 +361,7 @@ def main() -> None:
         players = []
         for n in range(options.players):
             user = User.objects.create_user(f"bench{n}")
-            table = make_table(f"people{n}", user)
+            table = make_table(f"people{n}", options.game, user)
             services.match_start(
                 table=table, deals_per_match=50, bot_delay_ms=options.bot_delay_ms, turn_seconds=60
             )
@@ -350,6 +372,7 @@ def main() -> None:
                     session_for(user),
                     secrets.token_hex(16),
                     think=options.think_ms / 1000,
+                    as_is=options.game != DEFAULT_GAME,
                 )
             )
         deals_before = Deal.objects.filter(status=Deal.Status.FINISHED).count()
@@ -367,6 +390,7 @@ def main() -> None:
         round_trips = [rt for p in players for rt in p.round_trips]
         errors = [e for p in players for e in p.errors]
         figures = {
+            "game": options.game,
             "players": options.players,
             "web_workers": options.web_workers,
             "bot_tables": options.bot_tables,
@@ -405,7 +429,7 @@ def main() -> None:
         print(json.dumps(figures))
         return
     print(
-        f"{options.players} people over HTTP + {options.bot_tables} all-bot tables "
+        f"{options.game}: {options.players} people over HTTP + {options.bot_tables} all-bot tables "
         f"(pausing {options.bot_pause} s between deals), "
         f"{options.web_workers} uvicorn process(es), "
         f"{figures['database']}, {figures['channel_layer']}, {figures['seconds']} s"

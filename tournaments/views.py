@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from engine.registry import get_game
 from games.models import Deal, FigureStep, Match, TableSeat
 from tournaments import duplicate
+from tournaments import projector as slides
 from tournaments.apis import standings_csv, standings_rows_fresh
 from tournaments.exports import csv_download
 from tournaments.models import (
@@ -193,21 +194,30 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     round = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
     standings = request.build_absolute_uri(reverse("tournaments:standings", args=[event.pk]))
-    return render(
-        request,
-        "tournaments/projector.html",
-        {
-            "event": event,
-            "round": round,
-            "tables": list(round_tables(round=round)) if round else [],
-            "byes": list(round_byes(round=round)) if round else [],
-            "rows": standings_rows_fresh(event, "team")[:PROJECTOR_ROWS],
-            "tie_breaks": event.tie_break_labels(),
-            "standings_qr": qr_svg(standings, scale=4),
-            "standings_short": standings.split("://", 1)[-1],
-            "seconds": _seconds(request.GET.get("seconds", ""), default=15),
-        },
+    context: dict[str, Any] = {
+        "event": event,
+        "round": round,
+        "byes": list(round_byes(round=round)) if round else [],
+        "tie_breaks": event.tie_break_labels(),
+        "standings_qr": qr_svg(standings, scale=4),
+        "standings_short": standings.split("://", 1)[-1],
+        "seconds": _seconds(request.GET.get("seconds", ""), default=15),
+    }
+    if event.is_individual:  # players at tables of four, their standings, units by best N
+        players = standings_rows_fresh(event, "player")[:PROJECTOR_ROWS]
+        context.update(
+            tables=slides.projector_tables(round=round) if round else [],
+            seat_numbers=range(1, event.table_size + 1),
+            rows=slides.player_rows(event, players),
+            figure_names=slides.figure_names(event),
+            units=event_standings_rows_cached(event=event, kind="unit")[:PROJECTOR_ROWS],
+        )
+        return render(request, "tournaments/projector.html", context)
+    context.update(
+        tables=list(round_tables(round=round)) if round else [],
+        rows=standings_rows_fresh(event, "team")[:PROJECTOR_ROWS],
     )
+    return render(request, "tournaments/projector.html", context)
 
 
 #: The standings rows a projector pages through.
