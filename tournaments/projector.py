@@ -11,8 +11,9 @@ from django.utils.translation import get_language
 
 from engine.registry import get_game
 from games.models import Match, Table
+from tournaments.memberships import player_units
 from tournaments.models import Event, Round, Unit
-from tournaments.selectors import _player_units, round_tables
+from tournaments.selectors import round_tables
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def figure_names(event: Event) -> list[str]:
 def player_rows(event: Event, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The player standings rows with each player's unit and the game's figures in column order."""
     keys = [f.key for f in get_game(event.game).figure_specs if f.holder == "seat"]
-    units = _player_units(event)
+    units = player_units(event)
     names = dict(
         Unit.objects.filter(pk__in={u for u in units.values() if u}).values_list("pk", "name")
     )
