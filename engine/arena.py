@@ -1,7 +1,7 @@
 """The bot arena: two kinds of bot play the same deals from both sides (duplicate seating).
 
 ``luzi arena --game G --a KIND --b KIND --deals N --seed S [--budget-ms MS] [--workers W]
-[--log FILE] [--json]``
+[--clock wall|cpu] [--log FILE] [--from-log FILE] [--json]``
 
 Each deal (dealt from ``S`` and its number) is played twice, the kinds swapping seats, so the
 luck of the cards cancels: in the first replay kind A sits in the even seats (大怪路子: side A,
@@ -26,7 +26,7 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -44,10 +44,21 @@ KINDS: tuple[str, ...] = ("random", "heuristic", "search")
 _Z95 = 1.959963984540054
 
 
-def make_bot(game: Game, kind: str, seed: str, budget_ms: float) -> Bot:
-    """A bot of ``kind`` for ``game`` (the search bot with ``budget_ms`` per decision)."""
+#: The clocks a run may measure thinking (and give the search bot its budget) by.
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def make_bot(
+    game: Game,
+    kind: str,
+    seed: str,
+    budget_ms: float,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Bot:
+    """A bot of ``kind`` for ``game`` (the search bot with ``budget_ms`` per decision by
+    ``clock``)."""
     if kind == "search":
-        return SearchBot(game, seed=seed, budget_ms=budget_ms)
+        return SearchBot(game, seed=seed, budget_ms=budget_ms, clock=clock)
     if kind not in KINDS:
         raise EngineError(f"unknown bot kind {kind!r} (use {', '.join(KINDS)})")
     return game.bot(kind, seed)
@@ -86,10 +97,18 @@ def seats_of(game: Game, replay: int) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 
 def play_duplicate(
-    game_key: str, a: str, b: str, seed: str | int, number: int, budget_ms: float
+    game_key: str,
+    a: str,
+    b: str,
+    seed: str | int,
+    number: int,
+    budget_ms: float,
+    clock_name: str = "wall",
 ) -> DealOutcome:
-    """Play deal ``number`` of the run ``seed`` twice, A and B swapping seats."""
+    """Play deal ``number`` of the run ``seed`` twice, A and B swapping seats; thinking is
+    measured (and the search bot's budget kept) by the clock ``clock_name``."""
     game = get_game(game_key)
+    clock = CLOCKS[clock_name]
     labels = ("a", "b")
     points = {"a": 0.0, "b": 0.0}
     think: dict[str, list[float]] = {"a": [], "b": []}
@@ -100,14 +119,16 @@ def play_duplicate(
         label_of = {s: labels[i] for i, group in enumerate(seats) for s in group}
         kind_of = {"a": a, "b": b}
         bots = {
-            s: make_bot(game, kind_of[label_of[s]], f"{seed}:{number}:{replay}:{s}", budget_ms)
+            s: make_bot(
+                game, kind_of[label_of[s]], f"{seed}:{number}:{replay}:{s}", budget_ms, clock
+            )
             for s in range(game.seat_count)
         }
         while not state.deal_info(info.number).over:
             for seat in state.awaiting():
-                start = time.perf_counter()
+                start = clock()
                 action = bots[seat].act(state, seat)
-                think[label_of[seat]].append((time.perf_counter() - start) * 1000.0)
+                think[label_of[seat]].append((clock() - start) * 1000.0)
                 state.apply(action)
                 if state.deal_info(info.number).over:
                     break
@@ -127,7 +148,13 @@ def _interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 
 def summarize(
-    game_key: str, a: str, b: str, outcomes: Sequence[DealOutcome], *, budget_ms: float
+    game_key: str,
+    a: str,
+    b: str,
+    outcomes: Sequence[DealOutcome],
+    *,
+    budget_ms: float,
+    clock: str = "wall",
 ) -> dict[str, Any]:
     """The report of a run (``luzi arena --json``)."""
     kinds: dict[str, Any] = {}
@@ -155,6 +182,7 @@ def summarize(
         "a": names["a"],
         "b": names["b"],
         "budget_ms": budget_ms if "search" in (a, b) else None,
+        "clock": clock,
         "kinds": kinds,
         "drawn": drawn,
         "diff": {"a_minus_b": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]},
@@ -181,6 +209,12 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=DEFAULT_BUDGET_MS,
         help=f"the search bot's time per decision (default {DEFAULT_BUDGET_MS})",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="measure thinking (and the search budget) in wall time or the process's CPU time",
     )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals")
     parser.add_argument("--log", help="append one JSON line per finished deal to this file")
@@ -209,13 +243,14 @@ def _check(args: argparse.Namespace) -> None:
         raise EngineError(f"--workers must be at least 1, not {args.workers}")
 
 
-def _job(job: tuple[str, str, str, str, int, float]) -> DealOutcome:
+def _job(job: tuple[str, str, str, str, int, float, str]) -> DealOutcome:
     return play_duplicate(*job)
 
 
 def _run(args: argparse.Namespace) -> Iterator[DealOutcome]:
     jobs = [
-        (args.game, args.a, args.b, args.seed, n, args.budget_ms) for n in range(1, args.deals + 1)
+        (args.game, args.a, args.b, args.seed, n, args.budget_ms, args.clock)
+        for n in range(1, args.deals + 1)
     ]
     if args.workers == 1:
         yield from map(_job, jobs)
@@ -287,6 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (EngineError, OSError) as exc:
         print(f"luzi arena: error: {exc}", file=sys.stderr)
         return 2
-    report = summarize(args.game, args.a, args.b, outcomes, budget_ms=args.budget_ms)
+    report = summarize(
+        args.game, args.a, args.b, outcomes, budget_ms=args.budget_ms, clock=args.clock
+    )
     print(json.dumps(report, ensure_ascii=False) if args.json else _text(report))
     return 0

@@ -9,8 +9,11 @@ is shared and cancels between candidates). When the time budget is spent it play
 that gained most over the heuristic's own action in the same worlds, if it gained clearly (more
 than one standard error of the paired differences); otherwise the heuristic's action stands.
 
-The clock is read only between rollouts, and a rollout is short against the budget, so a move
-takes its budget plus at most one rollout; a fake ``clock`` makes the stopping testable.
+The clock is read only between rollouts: no rollout starts after the deadline, nor when one as
+long as the longest so far would end after it, so a move takes its budget plus at most a
+sampling and a rollout (short against the budget); a fake ``clock`` makes the stopping
+testable. ``clock`` may be wall time (the default: people wait for the bot) or the process's
+CPU time (the arena's ``--clock cpu``, for fair measures on a busy machine).
 
 The bot reads the match only through the :class:`engine.game.Game` protocol: the world sampler is
 the one place that looks at the deal, and it reads the seat's own hand and public facts only.
@@ -48,8 +51,9 @@ __all__ = [
     "rollout",
 ]
 
-#: The budget of ``game.bot("search", seed)``: the 困难 practice level (at most twice this).
-DEFAULT_BUDGET_MS = 200
+#: The budget of ``game.bot("search", seed)``: the 困难 practice level and Celery bot turns
+#: (a move takes at most twice this: 500 ms).
+DEFAULT_BUDGET_MS = 250
 
 #: Another candidate replaces the heuristic's only with a mean gain of more than MARGIN standard
 #: errors over at least MIN_WORLDS worlds.
@@ -214,16 +218,20 @@ class SearchBot:
         # values[i][w]: candidate i's points in world w (every candidate meets the same worlds)
         values: list[list[float]] = [[] for _ in candidates]
         cap = self.max_rollouts
+        longest = 0.0
         done = False
         while not done:
             for index, action in enumerate(candidates):
-                if self.clock() >= deadline or (cap is not None and stats.rollouts >= cap):
+                now = self.clock()
+                # stop when the next rollout (as long as the longest so far) would end late
+                if now + longest >= deadline or (cap is not None and stats.rollouts >= cap):
                     done = True
                     break
                 trial = world.copy()
                 trial.apply(action)
                 values[index].append(rollout(trial)[seat])
                 stats.rollouts += 1
+                longest = max(longest, self.clock() - now)
             if not done:
                 world = self.game.sample_world(state, seat, self.rng)
                 stats.worlds += 1

@@ -1,7 +1,7 @@
 """Practice tables: a logged-in user and bots in the other seats (five at a table of 大怪路子,
 three at a table of 小路子 or 上海斗地主), opened from the player's page at a level: 简单 (random
 bots), 普通 (the heuristic bots) or 困难 (the search bots of ``engine/search.py``, at most
-twice their budget per move: 400 ms)."""
+twice their budget per move: 500 ms)."""
 
 from __future__ import annotations
 
