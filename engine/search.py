@@ -7,7 +7,8 @@ the game's heuristic policy for every seat, and scores the candidate by its own 
 deal. Every candidate is tried in the same worlds (common random numbers: the luck of a world
 is shared and cancels between candidates). When the time budget is spent it plays the candidate
 that gained most over the heuristic's own action in the same worlds, if it gained clearly (more
-than one standard error of the paired differences); otherwise the heuristic's action stands.
+than half a standard error of the paired differences, over two worlds at least); otherwise the
+heuristic's action stands.
 
 The clock is read only between rollouts: no rollout starts after the deadline, nor when one as
 long as the longest so far would end after it, so a move takes its budget plus at most a
@@ -57,8 +58,8 @@ DEFAULT_BUDGET_MS = 250
 
 #: Another candidate replaces the heuristic's only with a mean gain of more than MARGIN standard
 #: errors over at least MIN_WORLDS worlds.
-MARGIN = 1.0
-MIN_WORLDS = 3
+MARGIN = 0.5
+MIN_WORLDS = 2
 
 #: A rollout that has not ended after this many actions is a bug in a policy, not a deal.
 _MAX_ROLLOUT_ACTIONS = 5000
