@@ -104,9 +104,7 @@ def practice_table_open(
     if table is not None:
         return table
     bots = [
-        services.player_create(
-            name=_("Bot %(number)d") % {"number": n}, is_bot=True, bot_kind=kind
-        )
+        services.player_create(name=_("Bot %(number)d") % {"number": n}, is_bot=True, bot_kind=kind)
         for n in range(1, get_game(game).seat_count)
     ]
     table = services.table_create(
