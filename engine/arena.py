@@ -10,8 +10,9 @@ way round. Each kind so sits in every seat once per deal, whatever roles (地主
 then gives the seats. A kind's points on a deal are the mean of its seats' points in a replay,
 summed over the two replays (so in a zero-sum game A's points are minus B's); it *wins* the deal
 when its points are above the other kind's. The report gives per kind the mean points per deal
-with a 95% confidence interval (normal approximation over the deals), deals won, and the median
-and maximum thinking time per move; ``diff`` is A's points less B's per deal, with its interval.
+with a 95% confidence interval (normal approximation over the deals), deals won, and the mean,
+median and maximum thinking time per move; ``diff`` is A's points less B's per deal, with its
+interval.
 
 Deals are independent: ``--workers`` plays them in that many processes; a progress bar shows on
 a terminal. ``--log FILE`` appends one JSON line per deal as it finishes (a long run can be
@@ -169,6 +170,7 @@ def summarize(
             "mean_points": round(mean, 4),
             "ci95": [round(lo, 4), round(hi, 4)],
             "won": sum(1 for o in outcomes if o.points[label] > o.points[other]),
+            "think_ms_mean": round(statistics.fmean(times), 3) if times else 0.0,
             "think_ms_median": round(statistics.median(times), 3) if times else 0.0,
             "think_ms_max": round(max(times), 3) if times else 0.0,
             "moves": len(times),

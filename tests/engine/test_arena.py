@@ -33,6 +33,7 @@ def test_a_run_reports_each_kind_with_an_interval_wins_and_think_times(tmp_path:
         assert lo <= row["mean_points"] <= hi
         assert 0 <= row["won"] <= 6
         assert 0 <= row["think_ms_median"] <= row["think_ms_max"]
+        assert 0 <= row["think_ms_mean"] <= row["think_ms_max"]
     won = report["kinds"]["random"]["won"] + report["kinds"]["heuristic"]["won"]
     assert won + report["drawn"] == 6
     # the same run again from its log: the same report
