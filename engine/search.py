@@ -163,10 +163,12 @@ def rollout(world: World) -> Sequence[int]:
 
 @dataclass
 class SearchStats:
-    """What the last decision cost: worlds sampled, rollouts played, candidates, seconds."""
+    """What the last decision cost: worlds sampled, rollouts played, worlds dropped (the rules
+    refused to play them out), candidates, seconds."""
 
     worlds: int = 0
     rollouts: int = 0
+    dropped: int = 0
     candidates: int = 0
     seconds: float = 0.0
     means: dict[str, float] = field(default_factory=dict)
@@ -209,19 +211,22 @@ class SearchBot:
             raise EngineError(f"seat {seat} has nothing to do now")
         if len(legal) == 1:
             return legal[0]
-        world = self.game.sample_world(state, seat, self.rng)
+        try:
+            world = self.game.sample_world(state, seat, self.rng)
+        except EngineError:  # no world fits what the seat saw (cannot happen with a sound sampler)
+            return self.game.bot("heuristic", self.rng.getrandbits(32)).act(state, seat)
         stats.worlds = 1
         candidates = list(world.candidates(seat))
         stats.candidates = len(candidates)
-        fallback: GameAction = candidates[0] if candidates else legal[0]
         if len(candidates) <= 1:
-            return fallback
+            return candidates[0] if candidates else legal[0]
         # values[i][w]: candidate i's points in world w (every candidate meets the same worlds)
         values: list[list[float]] = [[] for _ in candidates]
         cap = self.max_rollouts
         longest = 0.0
         done = False
         while not done:
+            measured = [len(v) for v in values]
             for index, action in enumerate(candidates):
                 now = self.clock()
                 # stop when the next rollout (as long as the longest so far) would end late
@@ -229,12 +234,24 @@ class SearchBot:
                     done = True
                     break
                 trial = world.copy()
-                trial.apply(action)
-                values[index].append(rollout(trial)[seat])
                 stats.rollouts += 1
+                try:
+                    trial.apply(action)
+                    value = rollout(trial)[seat]
+                except EngineError:
+                    # a world the rules refuse to play out (a sampler that missed a constraint):
+                    # it is dropped whole, and the search goes on in the next one
+                    for v, n in zip(values, measured, strict=True):
+                        del v[n:]
+                    stats.dropped += 1
+                    break
+                values[index].append(value)
                 longest = max(longest, self.clock() - now)
             if not done:
-                world = self.game.sample_world(state, seat, self.rng)
+                try:
+                    world = self.game.sample_world(state, seat, self.rng)
+                except EngineError:
+                    break
                 stats.worlds += 1
         stats.seconds = self.clock() - start
         return candidates[self._choose(values)]

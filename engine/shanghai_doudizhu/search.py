@@ -8,6 +8,8 @@ sees the kitty before 摊打. So, for ``seat``:
 - before the kitty is taken it is a ninth place of 8 unseen cards (holder ``KITTY``);
 - after it is taken by another landlord, its cards are in that landlord's hand, unseen unless
   the hand was shown (摊打);
+- a landlord who declared a 报到 set declared every card of that rank he held: he holds no
+  other card of it;
 - known cards (the marked card, the declared sets, a shown hand) stay with their holder; the
   rest of the unseen cards (two packs less ``seat``'s hand, the pile and the known cards) are
   dealt at random by the public counts. A pass is always allowed, so passing shows no void.
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.cards import Card, pack
 from engine.sampling import deal_hidden, known_still_held
@@ -25,6 +27,7 @@ from engine.search import DealWorld, clone_deal
 from engine.shanghai_doudizhu.actions import Action, ActionKind
 from engine.shanghai_doudizhu.bots import HeuristicBot
 from engine.shanghai_doudizhu.deal import KITTY_SIZE, Deal, Phase
+from engine.shanghai_doudizhu.legal import declared_ranks
 from engine.shanghai_doudizhu.plays import classify
 
 __all__ = ["KITTY", "hidden_constraints", "prune", "sample_hidden", "sample_world"]
@@ -38,9 +41,11 @@ MAX_CANDIDATES = 8
 
 def hidden_constraints(
     deal: Deal, seat: int
-) -> tuple[list[Card], dict[int, int], dict[int, Counter[Card]]]:
+) -> tuple[list[Card], dict[int, int], dict[int, Counter[Card]], dict[int, Callable[[Card], bool]]]:
     """What ``seat`` knows: the unseen pool, how many unseen cards each other holder (seats,
-    and the kitty while it lies) has, and the cards known to be in a holder's hand."""
+    and the kitty while it lies) has, the cards known to be in a holder's hand, and which
+    cards a holder may hold (a landlord who declared a 报到 set of a rank held every card of
+    that rank he had: he holds no other)."""
     played: list[list[Card]] = [[] for _ in range(4)]
     for action in deal.actions:
         if action.kind is ActionKind.PLAY:
@@ -54,6 +59,10 @@ def hidden_constraints(
         known[landlord] = Counter(deal.hands[landlord])  # 摊打: the hand is public
     elif landlord is not None and landlord != seat and deal.locked:
         known[landlord] = Counter(c for p in deal.locked for c in p.cards)
+    allowed: dict[int, Callable[[Card], bool]] = {}
+    if landlord is not None and landlord != seat and deal.declared:
+        ranks = declared_ranks(deal.declared)
+        allowed[landlord] = lambda card: card.rank not in ranks
     marked = deal.marked_seat
     if marked != seat and not (landlord == marked and deal.open_hand):
         extra = known_still_held([deal.marked_card], played[marked]) - known[marked]
@@ -61,8 +70,6 @@ def hidden_constraints(
     unseen = Counter(pack(2))
     unseen.subtract(Counter(deal.hands[seat]))
     unseen.subtract(Counter(deal.pile))
-    if landlord == seat:
-        pass  # the kitty is in ``seat``'s hand (taken) or not yet anybody's
     for counter in known.values():
         unseen.subtract(counter)
     pool = sorted((+unseen).elements(), key=lambda c: c.code)
@@ -70,13 +77,13 @@ def hidden_constraints(
         h: (KITTY_SIZE if h == KITTY else len(deal.hands[h])) - sum(known[h].values())
         for h in holders
     }
-    return pool, counts, known
+    return pool, counts, known, allowed
 
 
 def sample_hidden(deal: Deal, seat: int, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
     """Every seat's hand in one world and the kitty while it lies (else ``[]``)."""
-    pool, counts, known = hidden_constraints(deal, seat)
-    dealt = deal_hidden(pool, counts, rng)
+    pool, counts, known, allowed = hidden_constraints(deal, seat)
+    dealt = deal_hidden(pool, counts, rng, allowed=allowed)
     hands = [
         list(deal.hands[s]) if s == seat else list(known[s].elements()) + dealt[s] for s in range(4)
     ]
