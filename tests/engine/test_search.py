@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import search
 from engine.cards import pack
 from engine.daguai.bots import HeuristicBot
 from engine.daguai.match import Match as DaguaiMatch
@@ -22,6 +23,7 @@ from engine.sampling import SamplingError, deal_hidden, known_still_held
 from engine.search import SearchBot
 from engine.shanghai_doudizhu.search import KITTY_SIZE
 from engine.shanghai_doudizhu.search import sample_hidden as doudizhu_hidden
+from engine.shanghai_doudizhu.search import sample_world as doudizhu_world
 from engine.xiaoluzi.plays import PACK as XIAOLUZI_PACK
 from engine.xiaoluzi.plays import SEVEN_OF_HEARTS
 from engine.xiaoluzi.search import sample_hands as xiaoluzi_hands
@@ -183,6 +185,10 @@ def test_doudizhu_worlds_agree_with_the_public_view(seed: int, steps: int, seat:
             assert Counter(hands[landlord]) == Counter(deal.hands[landlord])
         held = Counter(c for p in deal.locked for c in p.cards)
         assert not held - Counter(hands[landlord])  # 报到 sets still in hand stay there
+        # a declared set was every card of its rank the landlord held: he holds no other
+        ranks = {c.rank for p in deal.declared for c in p.cards}
+        others = [c for c in hands[landlord] if c.rank in ranks]
+        assert Counter(others) == held
     marked = deal.marked_seat
     if marked != seat and not played_by(deal, 4)[marked][deal.marked_card]:
         assert deal.marked_card in hands[marked]
@@ -298,6 +304,23 @@ def test_every_game_offers_a_search_bot_that_plays_a_deal(game_key: str) -> None
     assert game.bot("search", 1).act is not None
 
 
+@pytest.mark.parametrize("game_key", GAMES)
+def test_a_world_the_rules_refuse_is_dropped_and_the_heuristic_move_stands(
+    game_key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state, seat = searching_state(game_key)
+    game = get_game(game_key)
+
+    def refused(world: Any) -> Any:
+        raise EngineError("an impossible world")
+
+    monkeypatch.setattr(search, "rollout", refused)
+    bot = SearchBot(game, seed=1, budget_ms=10, clock=lambda: 0.0, max_rollouts=20)
+    action = bot.act(state, seat)
+    assert bot.stats.dropped >= 10 and bot.stats.rollouts == 20
+    assert action == game.sample_world(state, seat, random.Random(0)).policy(seat)
+
+
 def test_sample_world_refuses_states_without_a_deal() -> None:
     for key in GAMES:
         game = get_game(key)
@@ -306,3 +329,31 @@ def test_sample_world_refuses_states_without_a_deal() -> None:
             game.sample_world(state, 0, random.Random(0))
     with pytest.raises(EngineError, match="budget"):
         SearchBot(get_game("daguai"), budget_ms=0)
+
+
+@pytest.mark.parametrize("seed", [2, 47, 106])
+def test_doudizhu_worlds_give_a_landlord_who_declared_no_more_of_that_rank(seed: int) -> None:
+    """After 报到 and 打, a farmer imagines the landlord holding the declared set and no other
+    card of its rank (the set was every card of it he held), and plays the deal out."""
+    from engine.shanghai_doudizhu.actions import Action as DoudizhuAction
+    from engine.shanghai_doudizhu.bots import HeuristicBot as DoudizhuBot
+    from engine.shanghai_doudizhu.deal import Deal, Phase
+
+    deal = Deal(seed=seed)
+    bots = [DoudizhuBot(seed=s) for s in range(4)]
+    while deal.phase is not Phase.PLAY:
+        s = deal.turn
+        assert s is not None
+        if deal.phase is Phase.FIGHT:
+            deal.apply(DoudizhuAction.fight(s, True))
+        else:
+            deal.apply(bots[s].act(deal, s))
+    assert deal.declared and deal.landlord is not None
+    ranks = {c.rank for p in deal.declared for c in p.cards}
+    farmer = (deal.landlord + 1) % 4
+    for n in range(20):
+        hands, _kitty = doudizhu_hidden(deal, farmer, random.Random(n))
+        mine = Counter(c for c in hands[deal.landlord] if c.rank in ranks)
+        assert mine == Counter(c for p in deal.declared for c in p.cards)
+        world = doudizhu_world(deal, farmer, random.Random(n))
+        search.rollout(world)  # the rules accept every play of the imagined deal
