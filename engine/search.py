@@ -61,6 +61,10 @@ DEFAULT_BUDGET_MS = 250
 MARGIN = 0.5
 MIN_WORLDS = 2
 
+#: Games whose deal points are coarse and rollouts slow ask for more evidence: (margin, worlds).
+#: 大怪路子: a deal's points take few values, so two worlds often differ by one lucky finish.
+EVIDENCE: dict[str, tuple[float, int]] = {"daguai": (1.0, 4)}
+
 #: A rollout that has not ended after this many actions is a bug in a policy, not a deal.
 _MAX_ROLLOUT_ACTIONS = 5000
 
@@ -199,6 +203,7 @@ class SearchBot:
         self.budget_ms = budget_ms
         self.max_rollouts = max_rollouts
         self.clock = clock
+        self.margin, self.min_worlds = EVIDENCE.get(game.key, (MARGIN, MIN_WORLDS))
         self.stats = SearchStats()
 
     def act(self, state: MatchState, seat: int) -> GameAction:
@@ -259,17 +264,18 @@ class SearchBot:
     def _choose(self, values: list[list[float]]) -> int:
         """The candidate to play: the heuristic's (index 0) unless another beat it in the same
         worlds clearly: a mean gain above :data:`MARGIN` standard errors over at least
-        :data:`MIN_WORLDS` worlds (a noisy mean alone would pick whoever was lucky)."""
+        :data:`MIN_WORLDS` worlds, or the game's own :data:`EVIDENCE` (a noisy mean alone would
+        pick whoever was lucky)."""
         base = values[0]
         best, best_gain = 0, 0.0
         for index in range(1, len(values)):
             diffs = [v - b for v, b in zip(values[index], base, strict=False)]
             n = len(diffs)
-            if n < MIN_WORLDS:
+            if n < self.min_worlds:
                 continue
             gain = statistics.fmean(diffs)
             spread = statistics.stdev(diffs)
-            if gain <= 0 or gain * math.sqrt(n) <= MARGIN * spread:
+            if gain <= 0 or gain * math.sqrt(n) <= self.margin * spread:
                 continue
             if gain > best_gain:
                 best, best_gain = index, gain

@@ -31,7 +31,7 @@ from engine.search import DealWorld, clone_deal
 __all__ = ["hidden_constraints", "prune", "sample_hands", "sample_world"]
 
 #: Candidates searched per decision: the heuristic's, pass, and the cheapest plays of each kind.
-MAX_CANDIDATES = 5
+MAX_CANDIDATES = 4
 
 
 def _played_by(deal: Deal) -> list[list[Card]]:
