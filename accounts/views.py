@@ -24,6 +24,7 @@ from accounts.forms import CodeForm
 from config.auth import acting_user
 from config.exceptions import ApplicationError
 from engine.registry import registered_games
+from games.practice import DEFAULT_PRACTICE_LEVEL, PRACTICE_LEVELS
 from tournaments.models import Event, Team
 
 
@@ -124,6 +125,10 @@ def me(request: HttpRequest) -> HttpResponse:
             "events": _organized_events(user)[:20],
             "display_name": _display_name(user),
             "games": _practice_games(),
+            "practice_levels": [
+                (key, label, key == DEFAULT_PRACTICE_LEVEL)
+                for key, (label, _kind) in PRACTICE_LEVELS.items()
+            ],
         },
     )
 

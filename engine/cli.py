@@ -159,6 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``--game KEY`` chooses the game (default 大怪路子); other games have command lines of their own.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["arena"]:  # every game's: ``--game`` chooses the game, not the command line
+        from engine.arena import main as arena_main
+
+        return arena_main(argv[1:])
     game = _game_of(argv)
     if game is None:
         game = _record_game(argv)

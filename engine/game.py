@@ -13,6 +13,7 @@ integers with labels. A game's own types stay behind it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -34,6 +35,7 @@ __all__ = [
     "SheetDeal",
     "UnknownGameError",
     "Verdict",
+    "World",
 ]
 
 #: Why a match ended, for every game: its deals were played, a seat escaped during a deal, a seat
@@ -347,6 +349,40 @@ class Bot(Protocol):
     def act(self, state: MatchState, seat: int) -> GameAction: ...
 
 
+class World(Protocol):
+    """One determinization of the deal in play, as one seat may imagine it: its own hand and
+    everything public as they are, every card hidden from it dealt anew consistently with the
+    public information (:mod:`engine.sampling`). A search bot plays candidate actions out in
+    worlds (``engine/search.py``); a world never holds the real hidden cards.
+    """
+
+    @property
+    def over(self) -> bool: ...
+
+    def awaiting(self) -> tuple[int, ...]: ...
+
+    def legal_actions(self, seat: int) -> Sequence[GameAction]: ...
+
+    def candidates(self, seat: int) -> Sequence[GameAction]:
+        """The actions worth searching for ``seat`` now: the legal actions, or a pruned set of
+        them (one per kind of play) that always holds :meth:`policy`'s action."""
+        ...
+
+    def policy(self, seat: int) -> GameAction:
+        """The action the game's heuristic bot takes for ``seat`` here (rollouts play it)."""
+        ...
+
+    def apply(self, action: GameAction) -> None: ...
+
+    def deal_points(self) -> Sequence[int]:
+        """The deal's points per seat once it is over."""
+        ...
+
+    def copy(self) -> World:
+        """An independent copy (applying actions to it leaves this world as it is)."""
+        ...
+
+
 class Game(Protocol):
     """A game as the registry hands it out (OpenSpiel's ``Game``, python-chess's variant)."""
 
@@ -407,6 +443,13 @@ class Game(Protocol):
         ...
 
     def bot(self, kind: str, seed: int | str) -> Bot: ...
+
+    def sample_world(self, state: MatchState, seat: int, rng: random.Random) -> World:
+        """The current deal of ``state`` as ``seat`` may imagine it: a :class:`World` whose
+        hidden cards (the other hands, a kitty) are dealt from ``rng`` consistently with what
+        ``seat`` sees. Reads only ``seat``'s private view and the public history. Raises
+        :class:`~engine.errors.EngineError` when no deal is being played."""
+        ...
 
     def score_sheet(self, entry: Any, *, options: GameOptions, base: int = 1) -> ScoredSheet:
         """Check and score a referee's sheet (JSON: ``{"first_dealer": 0, "deals": [...]}``);

@@ -1,12 +1,17 @@
-"""Practice tables: a logged-in user and heuristic bots in the other seats (five at a table of
-大怪路子, three at a table of 小路子 or 上海斗地主), opened from the player's page."""
+"""Practice tables: a logged-in user and bots in the other seats (five at a table of 大怪路子,
+three at a table of 小路子 or 上海斗地主), opened from the player's page at a level: 简单 (random
+bots), 普通 (the heuristic bots) or 困难 (the search bots of ``engine/search.py``, at most
+twice their budget per move: 500 ms)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.exceptions import ApplicationError
 from engine.game import UnknownGameError
@@ -15,8 +20,31 @@ from games import services
 from games.models import Match, Player, Table
 from games.table_context import BOT_NAME, PRACTICE_NAME
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 PRACTICE_BOTS = 5  # at a table of six (大怪路子)
 PRACTICE_BOT_KIND = "heuristic"
+
+#: The levels of a practice table: the form's value, its label, and the bots' kind.
+PRACTICE_LEVELS: dict[str, tuple[StrOrPromise, str]] = {
+    "easy": (gettext_lazy("Easy"), "random"),
+    "normal": (gettext_lazy("Normal"), PRACTICE_BOT_KIND),
+    "hard": (gettext_lazy("Hard"), "search"),
+}
+DEFAULT_PRACTICE_LEVEL = "normal"
+
+
+def practice_level_kind(level: str | None) -> str:
+    """The bots' kind of a practice level (普通 when empty); raises ApplicationError naming
+    the levels for a value that names none."""
+    found = PRACTICE_LEVELS.get(level or DEFAULT_PRACTICE_LEVEL)
+    if found is None:
+        raise ApplicationError(
+            _("Unknown level %(level)s: choose one of %(known)s.")
+            % {"level": level, "known": ", ".join(PRACTICE_LEVELS)}
+        )
+    return found[1]
 
 
 def user_player_ensure(*, user: User) -> Player:
@@ -65,22 +93,24 @@ def practice_table_open(
     game: str = DEFAULT_GAME,
     deals_per_match: int = 3,
     seed: int | None = None,
+    level: str = DEFAULT_PRACTICE_LEVEL,
 ) -> Table:
-    """Seat ``user`` at seat 0 of a new table of ``game`` with bots in the other seats and start
-    a match there.
+    """Seat ``user`` at seat 0 of a new table of ``game`` with bots of ``level`` (easy, normal,
+    hard) in the other seats and start a match there.
 
     When the user already has a practice match of that game going on, return that table instead:
     a second one would leave the first to the timers (and count as an escape there).
     """
     game = practice_game(game)
+    kind = practice_level_kind(level)
+    if kind not in get_game(game).bot_kinds:
+        raise ApplicationError(_("This game has no bots of that level."))
     player = user_player_ensure(user=user)
     table = practice_table_live(player=player, game=game)
     if table is not None:
         return table
     bots = [
-        services.player_create(
-            name=BOT_NAME.format(number=n), is_bot=True, bot_kind=PRACTICE_BOT_KIND
-        )
+        services.player_create(name=BOT_NAME.format(number=n), is_bot=True, bot_kind=kind)
         for n in range(1, get_game(game).seat_count)
     ]
     table = services.table_create(

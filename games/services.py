@@ -91,7 +91,7 @@ def table_create(
 # queued on commit; a task whose token is stale does nothing, so at-least-once delivery, duplicate
 # tasks and late timers are harmless.
 
-BOT_KINDS = ("heuristic", "random")
+BOT_KINDS = ("heuristic", "random", "search")
 
 
 @dataclass(frozen=True)

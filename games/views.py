@@ -240,9 +240,14 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def practice(request: HttpRequest) -> HttpResponse:
     """Open (or go back to) the user's practice table of the game chosen (form field ``game``,
-    大怪路子 when absent): the user and bots. An unknown game: 400 with a message."""
+    大怪路子 when absent): the user and bots of the level chosen (``level``: easy, normal or
+    hard; normal when absent). An unknown game or level: 400 with a message."""
     try:
-        table = practice_table_open(user=acting_user(request), game=request.POST.get("game", ""))
+        table = practice_table_open(
+            user=acting_user(request),
+            game=request.POST.get("game", ""),
+            level=request.POST.get("level", ""),
+        )
     except ApplicationError as exc:
         return HttpResponseBadRequest(str(exc.message), content_type="text/plain; charset=utf-8")
     return redirect("games:table", pk=table.pk)

@@ -40,6 +40,8 @@ from engine.game import (
     SheetDeal,
     Verdict,
 )
+from engine.sampling import deal_hidden
+from engine.search import DealWorld, SearchBot, clone_deal
 
 __all__ = ["GAME", "PACK", "ToyAction", "ToyDeal", "ToyGame", "ToyMatch", "ToyOptions"]
 
@@ -427,6 +429,13 @@ class ToyBot:
         return legal[-1] if self.kind == "heuristic" else self.rng.choice(legal)
 
 
+class _ToyPolicy:
+    """The heuristic of 玩具牌 on a deal (the highest card), for a search bot's rollouts."""
+
+    def act(self, deal: ToyDeal, seat: int) -> ToyAction:
+        return deal.legal_actions(seat)[-1]
+
+
 def _read(data: Any) -> dict[str, Any]:
     if isinstance(data, str):
         try:
@@ -492,7 +501,7 @@ class ToyGame:
     seat_count: int = 4
     fixed_sides: bool = False
     sides: tuple[str, ...] = ()
-    bot_kinds: tuple[str, ...] = ("heuristic", "random")
+    bot_kinds: tuple[str, ...] = ("heuristic", "search", "random")
     end_reasons: tuple[str, ...] = END_REASONS
     figure_specs: tuple[FigureSpec, ...] = (
         FigureSpec("tricks", "墩数", "tricks", "seat", minimum=0, maximum=10**6, start=0),
@@ -557,10 +566,32 @@ class ToyGame:
     def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
         return False  # one seat plays at a time
 
-    def bot(self, kind: str, seed: int | str) -> ToyBot:
+    def bot(self, kind: str, seed: int | str) -> ToyBot | SearchBot:
+        if kind == "search":
+            return SearchBot(self, seed=seed)
         if kind not in self.bot_kinds:
-            raise EngineError(f"unknown bot kind {kind!r} (use heuristic or random)")
+            raise EngineError(f"unknown bot kind {kind!r} (use heuristic, search or random)")
         return ToyBot(kind, seed)
+
+    def sample_world(self, state: Any, seat: int, rng: random.Random) -> DealWorld[ToyDeal]:
+        """The deal in play with the other hands dealt anew from the cards ``seat`` has not
+        seen (the pack less its hand and the cards played), by the public counts."""
+        if not isinstance(state, ToyMatch) or not state.in_deal:
+            raise EngineError("no deal of 玩具牌 is being played")
+        deal = state.deals[-1]
+        played = {a.cards for a in deal.actions if a.kind == "play"}
+        pool = [c for c in PACK if c not in played and c not in deal.hands[_seat(seat)]]
+        counts = {s: len(deal.hands[s]) for s in SEATS if s != seat}
+        dealt = deal_hidden(pool, counts, rng)
+        hands = [
+            list(deal.hands[s]) if s == seat else sorted(dealt[s], key=_ORDER.__getitem__)
+            for s in SEATS
+        ]
+        return DealWorld(
+            clone_deal(deal, hands=hands),
+            _ToyPolicy(),
+            points_of=lambda d: tuple((d.result or {})["points"]),
+        )
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
         """Score a referee's sheet: per deal ``tricks`` (per seat) or ``finish`` (the winner of

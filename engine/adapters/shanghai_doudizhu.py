@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
+    Bot,
     DealInfo,
     FigureSpec,
     Game,
@@ -56,7 +58,9 @@ from engine.game import (
     ReplayStep,
     ScoredSheet,
     Verdict,
+    World,
 )
+from engine.search import SearchBot
 from engine.shanghai_doudizhu import (
     DEFAULT_RULES,
     RULES_VERSION,
@@ -77,6 +81,7 @@ from engine.shanghai_doudizhu import (
     replay_match,
 )
 from engine.shanghai_doudizhu.record import replay_steps
+from engine.shanghai_doudizhu.search import sample_world
 
 __all__ = ["GAME", "DoudizhuGame", "DoudizhuMatchState", "DoudizhuOptions"]
 
@@ -421,7 +426,8 @@ class DoudizhuGame:
     seat_count: int = SEAT_COUNT
     fixed_sides: bool = False
     sides: tuple[str, ...] = ()
-    bot_kinds: tuple[str, ...] = ("heuristic", "random")
+    #: the default first, the cheapest last (simulations and filled seats use those two)
+    bot_kinds: tuple[str, ...] = ("heuristic", "search", "random")
     end_reasons: tuple[str, ...] = END_REASONS
     figure_specs: tuple[FigureSpec, ...] = (
         FigureSpec("rating", "等级分", "rating points", "seat", -_BIG, _BIG, 0),
@@ -509,12 +515,24 @@ class DoudizhuGame:
     def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
         return False  # one seat acts at a time: anything since changes what the seat saw
 
-    def bot(self, kind: str, seed: int | str) -> _Bot:
+    def bot(self, kind: str, seed: int | str) -> Bot:
         if kind == "heuristic":
             return _Bot(HeuristicBot(seed=seed))
         if kind == "random":
             return _Bot(RandomBot(seed=seed))
-        raise EngineError(f"unknown bot kind {kind!r} (use heuristic or random)")
+        if kind == "search":
+            return SearchBot(self, seed=seed)
+        raise EngineError(f"unknown bot kind {kind!r} (use heuristic, search or random)")
+
+    def sample_world(self, state: Any, seat: int, rng: random.Random) -> World:
+        if not isinstance(state, DoudizhuMatchState):
+            raise EngineError(f"not a match of 上海斗地主: {state!r}")
+        deal = state.match.deal
+        if deal is None:
+            raise EngineError("no deal is being played")
+        if seat not in range(4):
+            raise EngineError(f"seat must be 0-3, not {seat!r}")
+        return sample_world(deal, seat, random.Random(rng.getrandbits(64)))
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
         """Check and score a referee's sheet (its JSON: the module docstring and

@@ -15,6 +15,7 @@ a referee's score sheet.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,9 +30,11 @@ from engine.daguai.offline import OfflineEntry, score_match
 from engine.daguai.plays import Play, classify, parse_level
 from engine.daguai.record import Record, replay, replay_match, replay_steps
 from engine.daguai.result import SEATS, DealResult, EscapeResult, Levels, Team
+from engine.daguai.search import sample_world
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
+    Bot,
     DealInfo,
     FigureSpec,
     Game,
@@ -41,7 +44,9 @@ from engine.game import (
     ScoredSheet,
     SheetDeal,
     Verdict,
+    World,
 )
+from engine.search import SearchBot
 
 __all__ = ["GAME", "DaguaiGame", "DaguaiMatchState", "explain_selection", "level_label"]
 
@@ -366,7 +371,8 @@ class DaguaiGame:
     seat_count: int = 6
     fixed_sides: bool = True
     sides: tuple[str, ...] = ("A", "B")
-    bot_kinds: tuple[str, ...] = ("heuristic", "random")
+    #: the default first, the cheapest last (simulations and filled seats use those two)
+    bot_kinds: tuple[str, ...] = ("heuristic", "search", "random")
     end_reasons: tuple[str, ...] = (*END_REASONS, "passed_a")
     figure_specs: tuple[FigureSpec, ...] = (
         FigureSpec(
@@ -472,12 +478,24 @@ class DaguaiGame:
             isinstance(a, Action) and a.kind is ActionKind.RETURN and a.seat != seat for a in since
         )
 
-    def bot(self, kind: str, seed: int | str) -> _Bot:
+    def bot(self, kind: str, seed: int | str) -> Bot:
         if kind == "heuristic":
             return _Bot(HeuristicBot(seed=seed))
         if kind == "random":
             return _Bot(RandomBot(seed=seed))
-        raise EngineError(f"unknown bot kind {kind!r} (use heuristic or random)")
+        if kind == "search":
+            return SearchBot(self, seed=seed)
+        raise EngineError(f"unknown bot kind {kind!r} (use heuristic, search or random)")
+
+    def sample_world(self, state: Any, seat: int, rng: random.Random) -> World:
+        if not isinstance(state, DaguaiMatchState):
+            raise EngineError(f"not a match of 大怪路子: {state!r}")
+        deal = state.match.deal
+        if deal is None:
+            raise EngineError("no deal is being played")
+        if seat not in range(6):
+            raise EngineError(f"seat must be 0-5, not {seat!r}")
+        return sample_world(deal, seat, random.Random(rng.getrandbits(64)))
 
     def match_winner(
         self, points: Sequence[int], figures_winner: str | None, *, over: bool
