@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import get_language
 
 from engine.registry import get_game
-from games.models import Match, Table
+from games.models import Table
 from tournaments.memberships import player_units
 from tournaments.models import Event, Round, Unit
 from tournaments.selectors import round_tables
@@ -40,13 +40,16 @@ class ProjectorTable:
 
 def projector_tables(*, round: Round) -> list[ProjectorTable]:
     """The round's tables in order, each seat with its player's points in the table's match (none
-    before the match starts)."""
-    pairings = list(round_tables(round=round).select_related("tally__match"))
+    before the match starts). Points are the tallies' (in a duplicate round they count only the
+    deals every table has played), and a duplicate round's tables are not watched live."""
+    pairings = list(
+        round_tables(round=round).select_related("tally").prefetch_related("tally__players")
+    )
+    hidden_live = round.event.duplicate and round.status == Round.Status.RUNNING
     tables = []
     for p in pairings:
         tally = getattr(p, "tally", None)
-        match: Match | None = tally.match if tally is not None else None
-        points = list(match.points) if match is not None and match.points else []
+        by_seat = {pt.seat: pt.points for pt in tally.players.all()} if tally is not None else {}
         status = tally.status if tally is not None else "pending"
         tables.append(
             ProjectorTable(
@@ -54,15 +57,15 @@ def projector_tables(*, round: Round) -> list[ProjectorTable]:
                 table_id=p.table.pk,
                 offline=p.table.mode == Table.Mode.OFFLINE,
                 status=status,
-                live=p.table.mode == Table.Mode.ONLINE and p.table.status == Table.Status.PLAYING,
+                live=not hidden_live
+                and p.table.mode == Table.Mode.ONLINE
+                and p.table.status == Table.Status.PLAYING,
                 deals=tally.deals if tally is not None else 0,
                 seats=[
                     ProjectorSeat(
                         name=s.player.name,
                         is_bot=s.player.is_bot,
-                        points=points[s.seat]
-                        if status != "pending" and s.seat < len(points)
-                        else None,
+                        points=by_seat.get(s.seat) if status != "pending" else None,
                     )
                     for s in p.table.seats.all()
                 ],
