@@ -11,6 +11,7 @@ from django.urls import reverse
 from games import engine_state, services
 from games.models import Match, TableSeat
 from tests.games.factories import UserFactory
+from tests.games.queued import record_queued
 from tests.games.test_apis import client_for
 
 pytestmark = pytest.mark.django_db
@@ -63,27 +64,19 @@ def test_a_search_bot_plays_its_turn_at_a_hard_practice_table(
     monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The Celery bot turn of a 困难 bot: one legal action by the search bot."""
-    from games import tasks
-
-    queued: list[tuple[Any, ...]] = []
-    for name in ("bot_deal", "bot_turn", "turn_timeout", "deal_start"):
-        monkeypatch.setattr(
-            getattr(tasks, name),
-            "apply_async",
-            lambda args, name=name, **kw: queued.append((name, *args)),
-        )
+    sent = record_queued(monkeypatch)  # the services queue their tasks by name
     user = UserFactory()
     with django_capture_on_commit_callbacks(execute=True):
         open_practice(client_for(user), game="shanghai_doudizhu", level="hard")
     match = Match.objects.get(table__seats__player__user=user)
-    turns = [q for q in queued if q[0] == "bot_turn"]
+    turns = [(q.name, *q.args) for q in sent if q.name == "bot_turn"]
     if not turns:  # the person bids first: pass, and the next seat is a bot
         deal = match.deals.get(number=1)
         engine = engine_state.engine_match(match, deal)
         assert engine.awaiting() == (0,)
         with django_capture_on_commit_callbacks(execute=True):
             services.seat_act(table=match.table, seat=0, kind="pass", seq=0, deal=1)
-        turns = [q for q in queued if q[0] == "bot_turn"]
+        turns = [(q.name, *q.args) for q in sent if q.name == "bot_turn"]
     _name, match_id, number, seq, seat = turns[-1]
     with django_capture_on_commit_callbacks(execute=True):
         assert services.bot_act(match_id=match_id, number=number, seq=seq, seat=seat)
