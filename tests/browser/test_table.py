@@ -224,13 +224,13 @@ def test_a_dropped_connection_shows_away_reconnects_and_only_the_confirmed_leave
     assert me.locator("#hand button.card-face").count() == 27 - chosen
 
     with me.expect_event("dialog") as asked:  # asked (the game's own cost), and said no
-        me.click("#btn-leave")
+        me.click("#btn-leave", no_wait_after=True)  # the dialog comes after a fetch
     assert "你将失去 18 分" in asked.value.message
     asked.value.dismiss()
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     with me.expect_event("dialog") as asked:
-        me.click("#btn-leave")
+        me.click("#btn-leave", no_wait_after=True)  # the dialog comes after a fetch
     asked.value.accept()
     me.wait_for_selector("#match-over", state="visible", timeout=10_000)
     other.wait_for_selector("#match-over", state="visible", timeout=10_000)

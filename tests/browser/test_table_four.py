@@ -191,8 +191,12 @@ def test_on_a_phone_the_hand_and_the_buttons_stay_on_screen(
     for selector in buttons:
         assert page.evaluate(IN_VIEW, selector) == "ok", selector
     # the last card of the hand too (the whole hand is on screen)
-    last = page.locator("#hand button.card-face").last.bounding_box()
-    assert last is not None and last["y"] + last["height"] <= 844
+    # read in one go: a push may redraw the hand between two separate reads
+    bottom = page.evaluate(
+        "() => { const c = document.querySelectorAll('#hand button.card-face');"
+        " return c.length ? c[c.length - 1].getBoundingClientRect().bottom : null; }"
+    )
+    assert bottom is not None and bottom <= 844
     # the seats around the table: the viewer at the bottom, the opposite seat at the top
     boxes = [page.locator(f".seat.pos-{p}").bounding_box() for p in range(seats)]
     top = seats // 2

@@ -64,7 +64,7 @@ def test_the_leave_dialog_states_the_games_escape_cost(
     page.goto(f"{live_asgi}/tables/{table.pk}/")
     page.wait_for_selector("#hand button.card-face")
     with page.expect_event("dialog") as asked:
-        page.click("#btn-leave")
+        page.click("#btn-leave", no_wait_after=True)  # the dialog comes after a fetch
     dialog = asked.value
     assert words in dialog.message, dialog.message
     if game == "daguai":  # no other game's penalty in another game's dialog, and vice versa
@@ -75,7 +75,7 @@ def test_the_leave_dialog_states_the_games_escape_cost(
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     with page.expect_event("dialog") as asked:
-        page.click("#btn-leave")
+        page.click("#btn-leave", no_wait_after=True)  # the dialog comes after a fetch
     asked.value.accept()
     page.wait_for_selector("#match-over", state="visible", timeout=10_000)
     match.refresh_from_db()
