@@ -254,10 +254,10 @@ def bracket_data(event: Event) -> dict[str, Any] | None:
     ids = [p.entrant for p in placement]
     if individual:
         from games.models import Player
+        from tournaments.memberships import player_units
         from tournaments.models import Unit
-        from tournaments.selectors import _player_units
 
-        units = _player_units(event)
+        units = player_units(event)
         unit_names = dict(
             Unit.objects.filter(pk__in={u for u in units.values() if u}).values_list("pk", "name")
         )

@@ -336,15 +336,10 @@ def event_unit_standings(*, event: Event) -> list[UnitStanding] | list[PlayerUni
     (individual events)."""
     if event.is_individual:
         return standings.player_unit_standings(
-            event_player_standings(event=event), _player_units(event), best=event.unit_best
+            event_player_standings(event=event), player_units(event), best=event.unit_best
         )
     totals, beaten, units = _event_team_figures(event=event)
     return standings.unit_standings(_ranked(event, totals, beaten), units)
-
-
-def _player_units(event: Event) -> dict[int, int | None]:
-    """Each registered player's unit (the first they belong to)."""
-    return player_units(event)
 
 
 def meet_placement(*, event: Event) -> list[tuple[int, int | None]] | None:
@@ -354,7 +349,7 @@ def meet_placement(*, event: Event) -> list[tuple[int, int | None]] | None:
     if rows is None:
         return None
     if event.is_individual:
-        units = _player_units(event)
+        units = player_units(event)
     else:
         units = dict(event.teams.values_list("pk", "unit_id"))
     return [(row.place, units.get(row.entrant)) for row in rows]
