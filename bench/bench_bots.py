@@ -7,7 +7,8 @@ For each game it runs ``luzi arena`` (search against heuristic, duplicated deals
 shared), and prints each report: the search bot's mean points per deal above the heuristic's with
 the 95% interval, the deals it won, and its median and maximum think time per move. Logs go to
 ``--logs`` (default ``bench-arena/``) so a long run stopped early can still be reported with
-``luzi arena --from-log``.
+``luzi arena --from-log``, and is carried on where it stopped when the benchmark runs again
+(``--resume``).
 
     .venv/bin/python bench/bench_bots.py                       # 400 and 200 deals: hours
     .venv/bin/python bench/bench_bots.py --deals 20 --hard-deals 5 --games xiaoluzi
@@ -42,7 +43,7 @@ def main() -> int:
                 sys.executable, "-m", "engine", "arena", "--game", game, "--a", "search",
                 "--b", "heuristic", "--deals", str(deals), "--seed", args.seed,
                 "--budget-ms", str(budget), "--clock", "cpu", "--workers", str(args.workers),
-                "--log", str(log), "--json",
+                "--log", str(log), "--resume", "--json",
             ]  # fmt: skip
             out = subprocess.run(command, capture_output=True, text=True, check=False)
             if out.returncode != 0:

@@ -1,7 +1,7 @@
 """The bot arena: two kinds of bot play the same deals from both sides (duplicate seating).
 
 ``luzi arena --game G --a KIND --b KIND --deals N --seed S [--budget-ms MS] [--workers W]
-[--clock wall|cpu] [--log FILE] [--from-log FILE] [--json]``
+[--clock wall|cpu] [--log FILE [--resume]] [--from-log FILE] [--json]``
 
 Each deal (dealt from ``S`` and its number) is played twice, the kinds swapping seats, so the
 luck of the cards cancels: in the first replay kind A sits in the even seats (大怪路子: side A,
@@ -16,7 +16,8 @@ interval.
 
 Deals are independent: ``--workers`` plays them in that many processes; a progress bar shows on
 a terminal. ``--log FILE`` appends one JSON line per deal as it finishes (a long run can be
-summarised from its log by ``--from-log FILE`` even if it was stopped).
+summarised from its log by ``--from-log FILE`` even if it was stopped, and carried on by
+``--resume``, which plays only the deals the log lacks and reports them all).
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -221,6 +223,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals")
     parser.add_argument("--log", help="append one JSON line per finished deal to this file")
     parser.add_argument("--from-log", help="summarise the deals of a log instead of playing")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --log: keep the deals the log already holds and play only the others",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -243,16 +250,19 @@ def _check(args: argparse.Namespace) -> None:
         raise EngineError(f"--budget-ms must be above 0 and at most 60000, not {args.budget_ms}")
     if args.workers < 1:
         raise EngineError(f"--workers must be at least 1, not {args.workers}")
+    if args.resume and not args.log:
+        raise EngineError("--resume needs --log (the log of the run to carry on)")
 
 
 def _job(job: tuple[str, str, str, str, int, float, str]) -> DealOutcome:
     return play_duplicate(*job)
 
 
-def _run(args: argparse.Namespace) -> Iterator[DealOutcome]:
+def _run(args: argparse.Namespace, done: Collection[int] = ()) -> Iterator[DealOutcome]:
     jobs = [
         (args.game, args.a, args.b, args.seed, n, args.budget_ms, args.clock)
         for n in range(1, args.deals + 1)
+        if n not in done
     ]
     if args.workers == 1:
         yield from map(_job, jobs)
@@ -299,6 +309,18 @@ def _read_log(path: str) -> list[DealOutcome]:
         raise EngineError(f"{path} is not an arena log (one JSON object per deal)") from None
 
 
+def _resumed(path: str, deals: int) -> list[DealOutcome]:
+    """The deals 1..``deals`` that the log at ``path`` already holds (none if it is absent),
+    each once."""
+    if not os.path.exists(path):
+        return []
+    kept: dict[int, DealOutcome] = {}
+    for outcome in _read_log(path):
+        if 1 <= outcome.deal <= deals:
+            kept.setdefault(outcome.deal, outcome)
+    return list(kept.values())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``luzi arena``; returns the exit status (2 with a message for bad arguments)."""
     args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
@@ -309,10 +331,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not outcomes:
                 raise EngineError(f"the log {args.from_log} holds no deal")
         else:
+            outcomes = _resumed(args.log, args.deals) if args.resume else []
+            done = {o.deal for o in outcomes}
             log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
-            outcomes = []
             try:
-                for outcome in _progress(_run(args), args.deals):
+                for outcome in _progress(_run(args, done), args.deals - len(done)):
                     outcomes.append(outcome)
                     if log is not None:
                         log.write(json.dumps(outcome.to_json()) + "\n")

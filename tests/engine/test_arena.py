@@ -47,6 +47,26 @@ def test_a_run_reports_each_kind_with_an_interval_wins_and_think_times(tmp_path:
         assert row["won"] == report["kinds"][kind]["won"]
 
 
+def test_a_resumed_run_plays_only_the_deals_its_log_lacks(tmp_path: Path) -> None:
+    """A run stopped after 2 of 5 deals, carried on by --resume: 5 deals in the log, each once,
+    and the same report as one run of 5."""
+    args = ["arena", "--game", "xiaoluzi", "--a", "random", "--b", "heuristic", "--seed", "r"]
+    log = tmp_path / "run.jsonl"
+    first = luzi(*args, "--deals", "2", "--log", str(log), "--json")
+    assert first.returncode == 0, first.stderr
+    resumed = luzi(*args, "--deals", "5", "--log", str(log), "--resume", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    deals = [json.loads(line)["deal"] for line in log.read_text().splitlines()]
+    assert sorted(deals) == [1, 2, 3, 4, 5]
+    whole = json.loads(luzi(*args, "--deals", "5", "--json").stdout)
+    report = json.loads(resumed.stdout)
+    assert report["deals"] == 5 and report["diff"] == whole["diff"]
+    # nothing left to play: the log is reported as it is
+    again = luzi(*args, "--deals", "5", "--log", str(log), "--resume", "--json")
+    assert json.loads(again.stdout)["diff"] == whole["diff"]
+    assert len(log.read_text().splitlines()) == 5
+
+
 def test_two_workers_give_the_same_points_as_one() -> None:
     args = ["arena", "--game", "shanghai_doudizhu", "--a", "random", "--b", "heuristic"]
     one = json.loads(luzi(*args, "--deals", "3", "--seed", "w", "--json").stdout)
@@ -92,6 +112,7 @@ def test_a_zero_sum_game_gives_the_kinds_opposite_points() -> None:
         (["--workers", "0"], "--workers must be at least 1"),
         (["--clock", "sundial"], "invalid choice"),
         (["--from-log", "/nonexistent/run.jsonl"], "cannot read the log"),
+        (["--resume"], "--resume needs --log"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(args: list[str], message: str) -> None:
