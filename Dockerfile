@@ -28,4 +28,5 @@ USER luzi
 
 EXPOSE 8000
 # An ASGI server: the table pages push over WebSockets (/ws/), which a WSGI server cannot carry.
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--access-log", "-", "config.asgi:application"]
+# uvicorn with WEB_CONCURRENCY worker processes (2 by default); uvloop and httptools come with it.
+CMD ["sh", "-c", "exec uvicorn config.asgi:application --host 0.0.0.0 --port 8000 --workers ${WEB_CONCURRENCY:-2}"]

@@ -43,14 +43,13 @@ def live_asgi(transactional_db: Any, settings: Any) -> Iterator[str]:
     import uvicorn
     from channels.routing import ProtocolTypeRouter
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
 
-    from config.asgi import application
+    from config.asgi import application, django_application
 
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
     app = ProtocolTypeRouter(
         {
-            "http": ASGIStaticFilesHandler(get_asgi_application()),  # no collectstatic needed
+            "http": ASGIStaticFilesHandler(django_application),  # no collectstatic needed
             "websocket": application.application_mapping["websocket"],
         }
     )
