@@ -4,8 +4,8 @@ games.0006_xiaoluzi_declaration_figures gave them to the matches: each player ta
 deals its tally counted (the match's first ``deals`` finished deals: all of them, or a duplicate
 round's published ones), each player total adds up the player's tallies, and a tally whose
 fingerprint named the match's old figures names the new ones (so the next refresh finds nothing
-to do); the events' results version moves on, so no cached standings are shown. Backwards the two
-figures are removed again.
+to do); the events' results version moves on, so standings cached before are not served.
+Backwards the two figures are removed again.
 
 The counting is the one of games.0006, written out here frozen (a migration never imports the
 engine or another migration's module, which may change).
