@@ -1,8 +1,9 @@
 """小路子 behind the one interface of :mod:`engine.game`: the registry's ``xiaoluzi``.
 
 Four players each for themselves: no fixed sides (the declarer and the counter change per deal),
-points and silver per seat, places by points then silver. The base score is the card room's
-(``base`` of :meth:`XiaoluziGame.new_match` sets the options' ``base_score``).
+points and silver per seat, places by points then silver. The figures per seat: silver,
+declarations made (宣牌成功) and slams won (全关), counted over the match. The base score is the
+card room's (``base`` of :meth:`XiaoluziGame.new_match` sets the options' ``base_score``).
 
 A referee's score sheet of an offline table (:meth:`XiaoluziGame.score_sheet`) is JSON,
 ``{"first_dealer": 0, "deals": [...]}``, one object per deal (``docs/xiaoluzi.md``, *Score
@@ -18,8 +19,9 @@ sheets*; every field in :mod:`engine.adapters.xiaoluzi_sheet`)::
 ``finish`` the seats in the order they went out, ``played`` the cards played per seat or else
 ``slam`` (both: they must agree), ``holder_7h`` optional (the deal's dealer); ``escape`` the
 escaping seat with the seats already out in ``finish``; ``leave`` a seat leaving between deals.
-Each deal's figures are the running silver (``{"silver": {"0": ..}}``), after the start, each
-deal and a leaving. Refusals read ``deal N: FIELD: why``.
+Each deal's figures are the running silver (``{"silver": {"0": ..}}``), the declarations
+made (``declared_won``, 宣牌成功) and the slams won (``slams``, 全关) per seat, after the start,
+each deal and a leaving. Refusals read ``deal N: FIELD: why``.
 
 >>> from engine.registry import get_game
 >>> game = get_game("xiaoluzi")
@@ -37,7 +39,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.adapters.xiaoluzi_sheet import score_sheet
+from engine.adapters.xiaoluzi_sheet import match_figures, score_sheet
 from engine.cards import format_cards, parse_cards
 from engine.errors import EngineError
 from engine.game import (
@@ -101,10 +103,6 @@ _SILVER = 10**9
 def _(message: str) -> str:
     """Marks a message id for the translation catalog; the caller translates it."""
     return message
-
-
-def _silver(values: Sequence[int]) -> dict[str, dict[str, int]]:
-    return {"silver": {str(s): v for s, v in enumerate(values)}}
 
 
 def _first_deal(data: Any) -> tuple[int | str, tuple[str, ...] | None]:
@@ -184,7 +182,7 @@ class XiaoluziMatchState:
         return {}
 
     def figures(self) -> dict[str, dict[str, int]]:
-        return _silver(self.match.silver)
+        return match_figures(self.match.silver, self.match.results)
 
     def _deal(self, number: int) -> Deal:
         if not 1 <= number <= len(self.match.deals):
@@ -315,6 +313,7 @@ class XiaoluziGame:
     #: the default first, the cheapest last (simulations and filled seats use those two)
     bot_kinds: tuple[str, ...] = ("heuristic", "search", "random")
     end_reasons: tuple[str, ...] = END_REASONS
+    #: in the standings' tie-break order after the points (``docs/xiaoluzi.md``, *Figures*)
     figure_specs: tuple[FigureSpec, ...] = (
         FigureSpec(
             key="silver",
@@ -322,6 +321,24 @@ class XiaoluziGame:
             label_en="silver",
             holder="seat",
             minimum=-_SILVER,
+            maximum=_SILVER,
+            start=0,
+        ),
+        FigureSpec(
+            key="declared_won",
+            label_zh="宣牌成功",
+            label_en="declarations made",
+            holder="seat",
+            minimum=0,
+            maximum=_SILVER,
+            start=0,
+        ),
+        FigureSpec(
+            key="slams",
+            label_zh="全关",
+            label_en="slams won",
+            holder="seat",
+            minimum=0,
             maximum=_SILVER,
             start=0,
         ),
@@ -444,7 +461,7 @@ class XiaoluziGame:
             "actions": [a.to_json() for a in deal.actions],
             "result": None if result is None else result.to_json(),
             "points": None if result is None else list(result.points),
-            "figures": None if result is None else _silver(result.silver),
+            "figures": None if result is None else match_figures(result.silver, [result]),
         }
 
     def replay_match(

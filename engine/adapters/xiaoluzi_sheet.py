@@ -16,17 +16,21 @@ seat played, or else ``slam`` (true/false, false when not given) — with both, 
 declarer, else ``first_dealer``). An escape names the seat in ``escape`` and the seats already
 out in ``finish``; ``{"leave": seat}`` is a seat leaving between deals (also a seat that left
 while out of the deal or a bystander, settled after it). Every refusal says ``deal N: FIELD:
-why``.
+why``. The figures after the start, each deal and a leaving are :func:`match_figures`: the
+running silver, the declarations made and the slams won per seat.
 
 >>> from engine.xiaoluzi import DEFAULT_RULES
 >>> sheet = score_sheet({"deals": [{"mode": "declared", "declarer": 2, "finish": [2],
 ...                                  "played": [0, 0, 8, 0]}]}, rules=DEFAULT_RULES)
 >>> sheet.points, sheet.figures[-1]["silver"]
 ((-2, -2, 6, -2), {'0': -2, '1': -2, '2': 6, '3': -2})
+>>> sheet.figures[-1]["declared_won"], sheet.figures[-1]["slams"]
+({'0': 0, '1': 0, '2': 1, '3': 0}, {'0': 0, '1': 0, '2': 1, '3': 0})
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.adapters.sheet_fields import Fields, sheet_deals
@@ -39,19 +43,42 @@ from engine.xiaoluzi import (
     Mode,
     Rules,
     deal_result,
+    declaration_made,
     escape_result,
     leave_result,
     places,
+    slam_winners,
 )
 
-__all__ = ["score_sheet"]
+__all__ = ["match_figures", "score_sheet"]
 
 _DEAL_FIELDS = ("mode", "declarer", "counter", "finish", "played", "slam", "holder_7h", "escape")
 _MODES = tuple(m.value for m in Mode)
 
 
-def _silver(values: list[int]) -> dict[str, dict[str, int]]:
-    return {"silver": {str(s): v for s, v in enumerate(values)}}
+def match_figures(
+    silver: Sequence[int], results: Iterable[DealResult | EscapeResult]
+) -> dict[str, dict[str, int]]:
+    """小路子's figures after ``results`` (a match's, or one deal's): the running ``silver`` and,
+    per seat, the declarations made (``declared_won``, 宣牌成功) and the slams won (``slams``,
+    全关), as ``docs/xiaoluzi.md`` (*Figures*) counts them. Online play, record replays and
+    score sheets all count here.
+
+    >>> match_figures([0, 0, 0, 0], [])["slams"]
+    {'0': 0, '1': 0, '2': 0, '3': 0}
+    """
+    made, slams = [0, 0, 0, 0], [0, 0, 0, 0]
+    for result in results:
+        seat = declaration_made(result)
+        if seat is not None:
+            made[seat] += 1
+        for s in slam_winners(result):
+            slams[s] += 1
+    return {
+        "silver": {str(s): v for s, v in enumerate(silver)},
+        "declared_won": {str(s): v for s, v in enumerate(made)},
+        "slams": {str(s): v for s, v in enumerate(slams)},
+    }
 
 
 def _roles(row: Fields) -> tuple[Mode, int | None, int | None]:
@@ -168,7 +195,8 @@ def score_sheet(entry: Any, *, rules: Rules) -> ScoredSheet:
     head, rows = sheet_deals(entry, ("first_dealer",))
     first_dealer = head.optional_seat("first_dealer")
     points, silver = [0, 0, 0, 0], [0, 0, 0, 0]
-    figures = [_silver(silver)]
+    results: list[DealResult | EscapeResult] = []
+    figures = [match_figures(silver, results)]
     deals: list[SheetDeal] = []
     end: str | None = None
     left: int | None = None
@@ -182,7 +210,8 @@ def score_sheet(entry: Any, *, rules: Rules) -> ScoredSheet:
             for s in range(4):
                 points[s] += gone.points[s]
                 silver[s] += gone.silver[s]
-            figures.append(_silver(silver))
+            results.append(gone)
+            figures.append(match_figures(silver, results))
             end = "left"
             continue
         row.only(_DEAL_FIELDS)
@@ -195,7 +224,8 @@ def score_sheet(entry: Any, *, rules: Rules) -> ScoredSheet:
         for s in range(4):
             points[s] += result.points[s]
             silver[s] += result.silver[s]
-        figures.append(_silver(silver))
+        results.append(result)
+        figures.append(match_figures(silver, results))
         deals.append(
             SheetDeal(
                 number=row.number or 0,

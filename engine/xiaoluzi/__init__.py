@@ -37,8 +37,10 @@ from engine.xiaoluzi.result import (
     InvalidFinishError,
     Mode,
     deal_result,
+    declaration_made,
     escape_result,
     leave_result,
+    slam_winners,
 )
 
 #: Players at a table; cards dealt to each.
@@ -76,6 +78,7 @@ __all__ = [
     "classify",
     "deal_hands",
     "deal_result",
+    "declaration_made",
     "escape_result",
     "leave_result",
     "legal_plays",
@@ -88,5 +91,6 @@ __all__ = [
     "play_match",
     "replay",
     "replay_match",
+    "slam_winners",
     "sort_cards",
 ]

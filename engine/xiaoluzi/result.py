@@ -26,9 +26,11 @@ __all__ = [
     "InvalidFinishError",
     "Mode",
     "deal_result",
+    "declaration_made",
     "escape_result",
     "leave_result",
     "roles",
+    "slam_winners",
 ]
 
 #: Cards in a hand.
@@ -238,6 +240,39 @@ def deal_result(
         points=tuple(v * base_score for v in m),
         silver=tuple(v * base_silver for v in m),
     )
+
+
+def declaration_made(result: DealResult | EscapeResult) -> int | None:
+    """The seat that made what it declared (宣牌成功) in a deal played to its end: the declarer who
+    went out first (一打三 or 一对一), or the counter-declarer who did (一对一). ``None`` in mode
+    none, when an opponent of the declarer went out first, and for an escape or a leaving (no deal
+    was played out). Contract: ``docs/xiaoluzi.md``, *Figures*.
+
+    >>> declaration_made(deal_result(Mode.COUNTERED, [1], [3, 8, 0, 0], declarer=0, counter=1))
+    1
+    >>> declaration_made(deal_result(Mode.DECLARED, [3], [5, 2, 4, 8], declarer=0)) is None
+    True
+    """
+    if not isinstance(result, DealResult) or result.mode is Mode.NONE:
+        return None
+    first = result.finish[0]
+    return first if first in (result.declarer, result.counter) else None
+
+
+def slam_winners(result: DealResult | EscapeResult) -> tuple[int, ...]:
+    """The seats that won a slam (全关): in a slam deal, those whose doubled multiplier is a win
+    (the declarer of 三家全关, the three opponents of a slammed declarer, the winner of 一对一).
+    None for a deal without a slam, an escape or a leaving. Contract: ``docs/xiaoluzi.md``,
+    *Figures*.
+
+    >>> slam_winners(deal_result(Mode.DECLARED, [1], [1, 8, 0, 0], declarer=0))
+    (1, 2, 3)
+    >>> slam_winners(deal_result(Mode.DECLARED, [0], [8, 0, 0, 0], declarer=0))
+    (0,)
+    """
+    if not isinstance(result, DealResult) or not result.slam:
+        return ()
+    return tuple(s for s in SEATS if result.multipliers[s] > 0)
 
 
 def escape_result(

@@ -75,8 +75,16 @@ def test_xiaoluzi_deals_score_as_the_contract(
 ) -> None:
     sheet = xl(deal)
     assert sheet.points == points == sheet.deals[0].points
-    assert sheet.figures[-1] == {"silver": {str(s): p for s, p in enumerate(points)}}
-    assert sheet.deals[0].result["slam"] is (abs(max(points, key=abs)) in (6, 8))
+    slam = abs(max(points, key=abs)) in (6, 8)
+    # 宣牌成功: the declarer or counter-declarer who went out first; 全关: the seats a slam won
+    made = deal["finish"][0] if deal["mode"] != "none" else None
+    made = made if made in (deal.get("declarer"), deal.get("counter")) else None
+    assert sheet.figures[-1] == {
+        "silver": {str(s): p for s, p in enumerate(points)},
+        "declared_won": {str(s): int(s == made) for s in range(4)},
+        "slams": {str(s): int(slam and p > 0) for s, p in enumerate(points)},
+    }
+    assert sheet.deals[0].result["slam"] is slam
     assert sheet.end_reason is None and sheet.winner is None
 
 

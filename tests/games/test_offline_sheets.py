@@ -86,7 +86,11 @@ def test_the_figures_are_the_games_own() -> None:
     assert doudizhu.deals.count() == 3 and sum(doudizhu.points) == 0
     xiaoluzi = record(offline_table("xiaoluzi"), SHEETS["xiaoluzi"])
     assert xiaoluzi.deals.get(number=1).points == [-2, -2, 6, -2]
-    assert set(xiaoluzi.figures) == {"silver"} and sum(xiaoluzi.points) == 0
+    assert set(xiaoluzi.figures) == {"silver", "declared_won", "slams"}
+    assert sum(xiaoluzi.points) == 0
+    # deal 1: seat 2 declared, went out first and kept the three others from playing (三家全关)
+    assert xiaoluzi.figures["declared_won"] == {"0": 0, "1": 0, "2": 1, "3": 0}
+    assert xiaoluzi.figures["slams"] == {"0": 0, "1": 0, "2": 1, "3": 0}
 
 
 @pytest.mark.parametrize(

@@ -4,12 +4,14 @@ game's own figures, units by their best players, and whole events through Celery
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 from itertools import combinations
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -123,6 +125,48 @@ def test_standings_add_byes_and_break_ties_with_the_games_figures() -> None:
     assert "rating" in columns and "landlord_wins" in columns and columns[-1] == "tied"
     first = event_standings_rows(event=event, kind="player")[0]
     assert first["rating"] == 3 and set(columns) <= set(first)
+
+
+@pytest.mark.django_db
+def test_xiaoluzi_standings_show_silver_declarations_and_slams_and_break_ties_in_that_order() -> (
+    None
+):
+    event, people = _event("xiaoluzi", 5)
+    a, b, c, d, e = people
+    for player, silver, made, slams in ((a, 3, 1, 0), (b, 3, 2, 0), (c, 3, 2, 1), (d, 5, 0, 0)):
+        figures = {"silver": silver, "declared_won": made, "slams": slams}
+        PlayerTotal.objects.create(event=event, player=player, points=4, deals=4, figures=figures)
+    # all on 4 points: silver first (d), then 宣牌成功 (c and b before a), then 全关 (c before b)
+    rows = event_player_standings(event=event)
+    assert [r.player for r in rows] == [d.pk, c.pk, b.pk, a.pk, e.pk]
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 5] and not any(r.tied for r in rows)
+    columns = standings_columns(event, "player")
+    assert columns[-4:] == ("silver", "declared_won", "slams", "tied")
+    plain = event_standings_rows(event=event, kind="player")
+    assert [(r["silver"], r["declared_won"], r["slams"]) for r in plain] == [
+        (5, 0, 0), (3, 2, 1), (3, 2, 0), (3, 1, 0), (0, 0, 0)
+    ]  # fmt: skip
+
+    client = Client()
+    api = client.get(f"/api/v1/events/{event.pk}/standings/?kind=player").json()
+    assert api["columns"] == list(columns)
+    assert [(r["player_id"], r["declared_won"], r["slams"]) for r in api["rows"][:2]] == [
+        (d.pk, 0, 0),
+        (c.pk, 2, 1),
+    ]
+    download = client.get(f"/api/v1/events/{event.pk}/standings.csv?kind=player")
+    lines = list(csv.reader(io.StringIO(download.content.decode("utf-8-sig"))))
+    assert tuple(lines[0]) == columns
+    second = dict(zip(lines[0], lines[2], strict=True))
+    assert (second["player"], second["declared_won"], second["slams"]) == (c.name, "2", "1")
+    # the pages name the figures with the game's labels, in the tie-break order
+    page = client.get(f"/events/{event.pk}/standings/").content.decode()
+    assert page.index("银子") < page.index("宣牌成功") < page.index("全关")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = client.get(f"/events/{event.pk}/standings/").content.decode()
+    assert "silver, declarations made, slams won" in english
+    projector = client.get(f"/events/{event.pk}/projector/").content.decode()
+    assert "declarations made" in projector and "slams won" in projector
 
 
 @pytest.mark.django_db

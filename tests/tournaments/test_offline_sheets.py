@@ -168,6 +168,9 @@ def test_a_sheet_is_entered_confirmed_and_counted_with_the_games_figures(world) 
         assert totals[seats[0]]["landlord_wins"] == 1
     else:
         assert match.points == [-3, -1, 4, 0] and totals[seats[2]]["silver"] == 4
+        # deal 1: seat 2 declared and slammed the three others (宣牌成功, 全关)
+        assert [totals[seats[s]]["declared_won"] for s in range(4)] == [0, 0, 1, 0]
+        assert [totals[seats[s]]["slams"] for s in range(4)] == [0, 0, 1, 0]
 
 
 @pytest.mark.parametrize("case", range(4))
