@@ -287,3 +287,35 @@ def test_a_challenge_of_a_private_events_deal_is_seen_only_by_who_sees_the_deal(
     # once the event is public again, so is the challenge
     Event.objects.filter(pk=event.pk).update(is_private=False)
     assert anonymous.get(f"/deals/{played.pk}/replay/").status_code == 200
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_record_or_replay_of_a_running_match_reveals_its_seed(game: str) -> None:
+    """The match's seed deals every deal to come (斗地主's deal seeds are ``<match seed>/<n>``,
+    and every record names the match seed): while a deal of it is still to be played, its finished
+    deals replay, but no record, replay or table list shows the seed."""
+    match = services.match_start(
+        table=bot_table(game), seed=918273645501, deals_per_match=3, between_deals_seconds=0
+    )
+    assert services.bot_deal_play(match_id=match.pk, number=1)  # and deals deal 2
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    first = Deal.objects.get(match=match, number=1)
+    assert first.status == Deal.Status.FINISHED and str(match.seed) in first.record
+    c = Client()
+    for url in (
+        f"/deals/{first.pk}/replay/",
+        f"/api/v1/deals/{first.pk}/record/",
+        f"/api/v1/deals/{first.pk}/record/?download=1",
+        f"/api/v1/deals/{first.pk}/challenges/",
+        f"/api/v1/tables/{match.table_id}/replays/",
+        f"/api/v1/tables/{match.table_id}/state/",
+        f"/tables/{match.table_id}/",
+    ):
+        response = c.get(url)
+        assert response.status_code in (200, 404), url
+        assert str(match.seed) not in response.content.decode(), url
+    assert c.get(f"/deals/{first.pk}/replay/").status_code == 200  # its steps stay public
+    play_out(match)
+    record = c.get(f"/api/v1/deals/{first.pk}/record/")  # the match is over: the whole record
+    assert record.status_code == 200 and record.json() == json.loads(first.record)
