@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Max
 
 from engine.errors import EngineError
 from games import engine_state
@@ -86,8 +87,15 @@ def deal_record_public(deal: Deal, _depth: int = 0) -> bool:
     same_seed = Match.objects.filter(seed=match.seed, game=match.game)
     if same_seed.exclude(status__in=_OVER).exists():
         return False
-    for other in same_seed.values_list("pk", flat=True):
-        last = Deal.objects.filter(match_id=other).order_by("-number").first()
+    # each such match's last recorded deal (a score sheet's matches record none, and are skipped)
+    lasts = (
+        Deal.objects.filter(match__in=same_seed)
+        .exclude(record="")
+        .values("match_id")
+        .annotate(last=Max("number"))
+    )
+    for row in lasts:
+        last = Deal.objects.filter(match_id=row["match_id"], number=row["last"]).first()
         if last is not None and not deal_public(last):
             return False
     return True
