@@ -4,6 +4,7 @@ this."""
 from __future__ import annotations
 
 import copy
+import itertools
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +23,25 @@ def _own_cache_keys() -> Iterator[None]:
     prefix = f"test-{uuid.uuid4().hex[:12]}"
     for cache in caches.values():
         cache["KEY_PREFIX"] = prefix  # one store, whichever alias reaches it
+    with override_settings(CACHES=caches):
+        yield
+
+
+_test_number = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache_keys() -> Iterator[None]:
+    """Each test's cache keys are its own too: table ids come again from test to test, and a page
+    counted open at table 1 by an earlier test (a WebSocket whose close was cut short on a busy
+    machine) made table 1's seat look taken in a later one, whose bots then waited for it."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    caches = copy.deepcopy(settings.CACHES)
+    number = next(_test_number)
+    for cache in caches.values():
+        cache["KEY_PREFIX"] = f"{cache.get('KEY_PREFIX', '')}-{number}"
     with override_settings(CACHES=caches):
         yield
 

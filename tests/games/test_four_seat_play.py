@@ -276,7 +276,7 @@ def test_every_push_shows_each_viewer_only_what_the_rules_let_them_see(game: str
         else:
             raise AssertionError("the match did not end")
         for comm in comms.values():
-            await comm.disconnect()
+            await comm.disconnect(timeout=10)
         return pushes
 
     assert async_to_sync(run)() > 50

@@ -379,7 +379,7 @@ def test_dropping_and_restoring_the_connection_is_not_an_escape(during: str) -> 
         mine = socket(table, me)
         assert (await mine.connect())[0]
         await state_where(theirs, lambda s: s["seats"][seat]["online"] is True)
-        await mine.disconnect()  # the phone locks its screen
+        await mine.disconnect(timeout=10)  # the phone locks its screen
         await state_where(theirs, lambda s: s["seats"][seat]["online"] is False)
         assert await database_sync_to_async(away_turns)() == 2
         pushed = await state_where(theirs, lambda s: s["seats"][seat]["auto"])
@@ -390,8 +390,8 @@ def test_dropping_and_restoring_the_connection_is_not_an_escape(during: str) -> 
         again = await state_where(mine, lambda s: s["seats"][seat]["online"] is True)
         assert again["you"]["seat"] == seat and again["seats"][seat]["auto"]
         await state_where(theirs, lambda s: s["seats"][seat]["online"] is True)
-        await mine.disconnect()
-        await theirs.disconnect()
+        await mine.disconnect(timeout=10)
+        await theirs.disconnect(timeout=10)
 
     async_to_sync(run)()
     match.refresh_from_db()

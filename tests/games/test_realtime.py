@@ -115,7 +115,7 @@ def test_every_change_reaches_every_seat_and_spectator_with_its_own_view() -> No
         else:
             raise AssertionError("the match did not end")
         for comm in comms.values():
-            await comm.disconnect()
+            await comm.disconnect(timeout=10)
         return pushes
 
     pushes = async_to_sync(run)()
@@ -131,7 +131,7 @@ def test_a_reconnecting_page_gets_the_whole_state_and_can_ask_for_it() -> None:
         comm = socket(table, cookie)
         assert (await comm.connect())[0]
         first = await next_state(comm)
-        await comm.disconnect()
+        await comm.disconnect(timeout=10)
         while await database_sync_to_async(drive_bots_once)(table):
             pass
         comm = socket(table, cookie)
@@ -144,7 +144,7 @@ def test_a_reconnecting_page_gets_the_whole_state_and_can_ask_for_it() -> None:
         assert json.loads(await comm.receive_from())["type"] == "pong"
         await comm.send_to(text_data="nonsense")
         assert json.loads(await comm.receive_from())["type"] == "error"
-        await comm.disconnect()
+        await comm.disconnect(timeout=10)
 
     async_to_sync(run)()
 
@@ -171,7 +171,7 @@ def test_a_change_the_layer_never_announced_arrives_by_resync(
         else:  # nothing to do: no message at all (unchanged states are not sent again)
             with pytest.raises(asyncio.TimeoutError):
                 await comm.receive_from(timeout=0.6)
-        await comm.disconnect()
+        await comm.disconnect(timeout=10)
 
     async_to_sync(run)()
 
@@ -201,7 +201,7 @@ def test_spectators_closing_their_page_change_nothing() -> None:
         comm = socket(table, cookie)
         assert (await comm.connect())[0]
         await next_state(comm)
-        await comm.disconnect()
+        await comm.disconnect(timeout=10)
         await asyncio.sleep(0.5)
 
     async_to_sync(run)()

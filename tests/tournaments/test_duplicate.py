@@ -373,7 +373,7 @@ def test_the_socket_of_another_table_of_a_running_duplicate_round_is_refused() -
         if connected:
             state = await next_state(comm)
             assert state["table"]["id"] == table.pk
-            await comm.disconnect()
+            await comm.disconnect(timeout=10)
         return bool(connected)
 
     assert not async_to_sync(connects)(table1, cookie)  # another table of the round

@@ -53,7 +53,7 @@ def _ws_connects(table: Any, user: Any = None) -> bool:
     async def run() -> bool:
         comm = socket(table, cookie)
         connected, _code = await comm.connect()
-        await comm.disconnect()
+        await comm.disconnect(timeout=10)
         return bool(connected)
 
     return bool(async_to_sync(run)())
