@@ -138,27 +138,36 @@ def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
 
 def _team_sums_sql() -> str:
     """Return the SQL that sums every team's tallies (both sides) and byes, with its unit, one row
-    per team in the order of ties (name, then id)."""
+    per team in the order of ties (name, then id).
+
+    The tallies are read once: each row is taken twice (a two-row table of sides), as team A's
+    and as team B's, and summed by team in one grouping (about half the time of summing each
+    side in its own scan and adding the two sums up)."""
     tally, team = PairingTally._meta.db_table, Team._meta.db_table
     entry, round_ = RoundEntry._meta.db_table, Round._meta.db_table
-    side = (
-        "SELECT team_{me}_id AS team, SUM(points_{me}) AS points, MAX(level_{me}) AS highest, "
-        "SUM(level_{me}) AS levels, COUNT(*) AS meetings, "
-        "SUM(CASE WHEN status = %(finished)s THEN 1 ELSE 0 END) AS played, "
-        "SUM(CASE WHEN status = %(finished)s AND winner_side = '{mine}' THEN 1 ELSE 0 END) "
-        "AS wins, "
-        "SUM(CASE WHEN status = %(finished)s AND winner_side = '{theirs}' THEN 1 ELSE 0 END) "
-        f"AS losses FROM {tally} WHERE event_id = %(event)s AND status <> %(pending)s "
-        "GROUP BY team_{me}_id"
-    )
+
+    def mine(a: str, b: str) -> str:
+        return f"CASE WHEN s.side = 0 THEN t.{a} ELSE t.{b} END"
+
+    finished = "t.status = %(finished)s"
     return f"""
-        WITH sums AS (
-            SELECT team, SUM(points) AS points, MAX(highest) AS highest,
-                   SUM(levels) - {standings.START_LEVEL} * SUM(meetings) AS gained,
-                   SUM(played) AS played, SUM(wins) AS wins, SUM(losses) AS losses
-            FROM ({side.format(me="a", mine="A", theirs="B")}
-                  UNION ALL {side.format(me="b", mine="B", theirs="A")}) AS sides
-            GROUP BY team
+        WITH sides AS (
+            SELECT 0 AS side, 'A' AS mine, 'B' AS theirs UNION ALL SELECT 1, 'B', 'A'
+        ),
+        sums AS (
+            SELECT {mine("team_a_id", "team_b_id")} AS team,
+                   SUM({mine("points_a", "points_b")}) AS points,
+                   MAX({mine("level_a", "level_b")}) AS highest,
+                   SUM({mine("level_a", "level_b")}) - {standings.START_LEVEL} * COUNT(*)
+                       AS gained,
+                   SUM(CASE WHEN {finished} THEN 1 ELSE 0 END) AS played,
+                   SUM(CASE WHEN {finished} AND t.winner_side = s.mine THEN 1 ELSE 0 END)
+                       AS wins,
+                   SUM(CASE WHEN {finished} AND t.winner_side = s.theirs THEN 1 ELSE 0 END)
+                       AS losses
+            FROM {tally} t CROSS JOIN sides s
+            WHERE t.event_id = %(event)s AND t.status <> %(pending)s
+            GROUP BY {mine("team_a_id", "team_b_id")}
         ),
         byes AS (
             SELECT e.team_id AS team, COUNT(*) AS byes
@@ -174,6 +183,21 @@ def _team_sums_sql() -> str:
     """
 
 
+def _meetings_sql(with_winners: bool) -> str:
+    """Return the SQL of the event's meetings (every tally begun): the two teams, and with
+    ``with_winners`` which side won a finished match (1: A, 2: B, 0: none or not finished)."""
+    won = (
+        ", CASE WHEN status = %(finished)s AND winner_side = 'A' THEN 1"
+        " WHEN status = %(finished)s AND winner_side = 'B' THEN 2 ELSE 0 END"
+        if with_winners
+        else ""
+    )
+    return (
+        f"SELECT team_a_id, team_b_id{won} FROM {PairingTally._meta.db_table} "
+        "WHERE event_id = %(event)s AND status <> %(pending)s"
+    )
+
+
 def _event_team_figures(
     *, event: Event
 ) -> tuple[list[TeamTotals], list[tuple[int, int]], dict[int, int | None]]:
@@ -181,65 +205,71 @@ def _event_team_figures(
 
     The sums (and byes, and units) come summed by the database, one row per team; opponents'
     points come from the list of meetings (two ids a match), which Python adds up faster than
-    the database joins it back to the sums."""
+    the database joins it back to the sums. Who won a meeting is read only when teams share
+    points, wins and highest level and head-to-head breaks ties."""
     params: dict[str, Any] = {
         "event": event.pk,
         "finished": PairingTally.Status.FINISHED.value,
         "pending": PairingTally.Status.PENDING.value,
         "draft": Round.Status.DRAFT.value,
     }
-    live = (
-        PairingTally.objects.filter(event=event)
-        .exclude(status=PairingTally.Status.PENDING)
-        .order_by()
-    )
-    # Each meeting with its winner: the opponents' points of every team, and the head-to-head
-    # results of the teams that share points, wins and highest level (no second read of the
-    # tallies with an IN list of every tied team).
-    meetings = live.values_list("team_a_id", "team_b_id", "status", "winner_side")
-    meetings_sql, meetings_params = meetings.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(_team_sums_sql(), params)
         rows = cursor.fetchall()
-        # Tens of thousands of id pairs: read without building ORM rows.
-        cursor.execute(meetings_sql, meetings_params)
-        meetings = cursor.fetchall()
-    # PostgreSQL sums of sums are numeric (Decimal in Python): the figures are ints.
-    rows = [(team, unit, *(int(value or 0) for value in figures)) for team, unit, *figures in rows]
+    bye_points = event.bye_points
+    start = standings.START_LEVEL
     totals: list[TeamTotals] = []
     units: dict[int, int | None] = {}
+    match_points: dict[int | None, int] = {}
     for team, unit, points, highest, gained, played, wins, losses, byes in rows:
+        # PostgreSQL sums of sums are numeric (Decimal in Python); no tally, no sum (None).
+        points, played, wins, losses = (
+            int(points or 0),
+            int(played or 0),
+            int(wins or 0),
+            int(losses or 0),
+        )
+        byes = int(byes or 0)
         units[team] = unit
+        match_points[team] = points
         totals.append(
             TeamTotals(
-                team=team,
-                points=points + byes * event.bye_points,
-                wins=wins + byes,
-                draws=played - wins - losses,
-                losses=losses,
-                played=played,
-                byes=byes,
-                highest_level=max(standings.START_LEVEL, highest),
-                levels_gained=gained,
+                team,
+                points + byes * bye_points,
+                wins + byes,
+                played - wins - losses,
+                losses,
+                played,
+                byes,
+                max(start, int(highest or 0)),
+                int(gained or 0),
             )
         )
-    # One pass over the meetings: opponents' points (every meeting adds the opponent's points
-    # from matches, byes left out), and the finished matches between teams that share points,
-    # wins and highest level (the only ones head-to-head reads).
-    match_points = {row[0]: row[2] for row in rows}
-    points_of = match_points.get
-    opponents: dict[int, int] = defaultdict(int)
+    # The finished matches between teams that share points, wins and highest level are the only
+    # ones head-to-head reads.
     tied = standings.primary_ties(totals)
     if not (tied and standings.HEAD_TO_HEAD in (event.tie_break_order or [])):
         tied = set()
-    finished = PairingTally.Status.FINISHED.value
+    with connection.cursor() as cursor:
+        # Tens of thousands of id pairs: read without building ORM rows.
+        cursor.execute(_meetings_sql(with_winners=bool(tied)), params)
+        meetings = cursor.fetchall()
+    # Every meeting adds the opponent's points from matches (byes left out). A team of a tally
+    # that is not one of the event's teams (none, in practice) counts no points.
+    points_of: defaultdict[int | None, int] = defaultdict(int, match_points)
+    opponents: defaultdict[int | None, int] = defaultdict(int)
     beaten: list[tuple[int, int]] = []
-    for a, b, status, winner in meetings:
-        opponents[a] += points_of(b, 0)
-        opponents[b] += points_of(a, 0)
-        if tied and a in tied and b in tied and winner and status == finished:
-            beaten.append((a, b) if winner == "A" else (b, a))
-    totals = [t._replace(opponents_points=opponents.get(t.team, 0)) for t in totals]
+    if tied:
+        for a, b, won in meetings:
+            opponents[a] += points_of[b]
+            opponents[b] += points_of[a]
+            if won and a in tied and b in tied:
+                beaten.append((a, b) if won == 1 else (b, a))
+    else:
+        for a, b in meetings:
+            opponents[a] += points_of[b]
+            opponents[b] += points_of[a]
+    totals = [t._replace(opponents_points=opponents[t.team]) for t in totals]
     return totals, beaten, units
 
 
