@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -295,6 +296,21 @@ def event_team_standings(*, event: Event) -> list[TeamStanding]:
     return _ranked(event, totals, beaten)
 
 
+def _raw_rows(queryset: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    """Return the rows of a ``values_list`` queryset as the database cursor gives them: thousands
+    of rows without the ORM's per-row converters (a JSON value comes as its text: see
+    :func:`_json`; numbers and ids need none)."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _json(value: Any) -> Any:
+    """A JSON value read by :func:`_raw_rows`, decoded as the ORM's JSONField decodes it."""
+    return json.loads(value) if isinstance(value, str | bytes | bytearray) else value
+
+
 def _seat_figures(event: Event) -> list[tuple[str, bool]]:
     """The game's figures held by each seat, in the game's order (key, higher is better)."""
     return [
@@ -308,7 +324,9 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
     In an individual event every registered player is listed, a bye adds the event's bye points,
     and the game's own figures (rating, silver...) break ties after the points.
     """
-    team_of = dict(TeamMember.objects.filter(event=event).values_list("player_id", "team_id"))
+    team_of: dict[int, int | None] = dict(
+        _raw_rows(TeamMember.objects.filter(event=event).values_list("player_id", "team_id"))
+    )
     byes: dict[int, int] = defaultdict(int)
     if event.is_individual:
         for player in RoundEntry.objects.filter(
@@ -316,26 +334,14 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
         ).values_list("player_id", flat=True):
             byes[player] += 1
         for player in Registration.objects.filter(event=event).values_list("player_id", flat=True):
-            team_of.setdefault(player, None)  # type: ignore[arg-type]
+            team_of.setdefault(player, None)
     totals = PlayerTotal.objects.filter(event=event)
     if event.is_individual:  # the registered players: a bot that filled a seat is not ranked
         totals = totals.filter(player__registrations__event=event)
     # The game's own figures are read only where a player has some (大怪路子's players have
     # none): decoding thousands of empty JSON objects cost more than the rest of the rows.
-    no_figures: dict[str, int] = {}
-    figures = [
-        PlayerFigures(
-            player,
-            team_of.get(player),
-            points + byes[player] * event.bye_points,
-            deals,
-            places,
-            paid,
-            received,
-            game_figures or no_figures,
-            byes[player],
-        )
-        for player, points, deals, places, paid, received, game_figures in totals.annotate(
+    rows = _raw_rows(
+        totals.annotate(
             game_figures=Case(
                 When(figures={}, then=Value(None)),
                 default=F("figures"),
@@ -350,6 +356,22 @@ def event_player_standings(*, event: Event) -> list[PlayerStanding]:
             "tributes_received",
             "game_figures",
         )
+    )
+    no_figures: dict[str, int] = {}
+    bye_points = event.bye_points
+    figures = [
+        PlayerFigures(
+            player,
+            team_of.get(player),
+            points + byes[player] * bye_points if byes else points,
+            deals,
+            places,
+            paid,
+            received,
+            _json(game_figures) if game_figures is not None else no_figures,
+            byes[player] if byes else 0,
+        )
+        for player, points, deals, places, paid, received, game_figures in rows
     ]
     seen = {f.player for f in figures}
     figures += [

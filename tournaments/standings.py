@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import NamedTuple
 
 __all__ = [
@@ -344,40 +345,47 @@ def player_standings(
     [(1, 2), (2, 1)]
     """
 
-    def key(f: PlayerFigures, place: float | None) -> tuple[float, ...]:
-        if not figure_order:
-            return (-f.points, 99.0 if place is None else place, -f.deals)
-        game = tuple(
-            -f.figures.get(name, 0) if higher else f.figures.get(name, 0)
-            for name, higher in figure_order
-        )
-        return (-f.points, *game, 99.0 if place is None else place, -f.deals)
-
     # Each row is built once, with its rank: standings of thousands of players are read on every
-    # page view of a running event. The average place is rounded once (it is both key and row).
-    places = [(f, round(f.places / f.deals, 2) if f.deals else None) for f in figures]
-    keyed = sorted(((key(f, place), f, place) for f, place in places), key=lambda row: row[0])
+    # page view of a running event. The average place is rounded once (it is both key and row),
+    # the sort key is built inline (no call per player), and rows are made positionally.
+    keyed: list[tuple[tuple[float, ...], PlayerFigures, float | None]] = []
+    append = keyed.append
+    for f in figures:
+        deals = f.deals
+        place = round(f.places / deals, 2) if deals else None
+        last = 99.0 if place is None else place
+        if figure_order:
+            got = f.figures.get
+            game = tuple(-got(name, 0) if higher else got(name, 0) for name, higher in figure_order)
+            append(((-f.points, *game, last, -deals), f, place))
+        else:
+            append(((-f.points, last, -deals), f, place))
+    keyed.sort(key=itemgetter(0))
+    keys = [row[0] for row in keyed]
+    count = len(keys)
     out: list[PlayerStanding] = []
     rank = 0
+    previous: tuple[float, ...] | None = None
     for i, (k, f, place) in enumerate(keyed):
-        tied = (i > 0 and keyed[i - 1][0] == k) or (i + 1 < len(keyed) and keyed[i + 1][0] == k)
-        if i == 0 or keyed[i - 1][0] != k:
+        same_as_previous = k == previous
+        if not same_as_previous:
             rank = i + 1
         out.append(
             PlayerStanding(
-                rank=rank,
-                player=f.player,
-                team=f.team,
-                points=f.points,
-                deals=f.deals,
-                average_place=place,
-                tributes_paid=f.tributes_paid,
-                tributes_received=f.tributes_received,
-                tied=tied,
-                figures=dict(f.figures),
-                byes=f.byes,
+                rank,
+                f.player,
+                f.team,
+                f.points,
+                f.deals,
+                place,
+                f.tributes_paid,
+                f.tributes_received,
+                same_as_previous or (i + 1 < count and keys[i + 1] == k),
+                dict(f.figures),
+                f.byes,
             )
         )
+        previous = k
     return out
 
 
