@@ -270,7 +270,7 @@ def _event_team_figures(
         for a, b in meetings:
             opponents[a] += points_of[b]
             opponents[b] += points_of[a]
-    totals = [t._replace(opponents_points=opponents[t.team]) for t in totals]
+    totals = [TeamTotals(*t[:-1], opponents[t.team]) for t in totals]  # _replace is slower
     return totals, beaten, units
 
 

@@ -242,13 +242,21 @@ def rank_teams(
             h2h[team] = sum(1 for o in beat[team] if o in members)
         return lambda team: h2h[team]
 
-    order = sorted(by_team, key=lambda t: (tuple(-x for x in _primary(by_team[t])), index[t]))
+    # One sort key per team (points, wins, highest level, best first; then the order of
+    # ``totals``), and rows built positionally: a thousand teams on every page view.
+    keys = {
+        team: (-t.points, -t.wins, -t.highest_level, index[team]) for team, t in by_team.items()
+    }
+    order = sorted(by_team, key=keys.__getitem__)
     groups: list[list[int]] = []
+    previous: tuple[int, ...] | None = None
     for team in order:
-        if groups and _primary(by_team[groups[-1][0]]) == _primary(by_team[team]):
+        primary = keys[team][:3]
+        if primary == previous:
             groups[-1].append(team)
         else:
             groups.append([team])
+            previous = primary
     for tie_break in tie_breaks:
         next_groups: list[list[int]] = []
         for group in groups:
@@ -263,27 +271,31 @@ def rank_teams(
                 value = lambda team: by_team[team].levels_gained  # noqa: E731
             next_groups += _split(group, value)
         groups = next_groups
-    groups = [sorted(g, key=index.__getitem__) for g in groups]
+    groups = [sorted(g, key=index.__getitem__) if len(g) > 1 else g for g in groups]
     ranks = _ranked(groups)
-    return [
-        TeamStanding(
-            rank=ranks[t][0],
-            team=t,
-            points=by_team[t].points,
-            wins=by_team[t].wins,
-            draws=by_team[t].draws,
-            losses=by_team[t].losses,
-            played=by_team[t].played,
-            byes=by_team[t].byes,
-            highest_level=by_team[t].highest_level,
-            levels_gained=by_team[t].levels_gained,
-            opponents_points=by_team[t].opponents_points,
-            head_to_head=h2h[t],
-            tied=ranks[t][1],
-        )
-        for g in groups
-        for t in g
-    ]
+    out: list[TeamStanding] = []
+    for g in groups:
+        for team in g:
+            t = by_team[team]
+            rank, tied = ranks[team]
+            out.append(
+                TeamStanding(
+                    rank,
+                    team,
+                    t.points,
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    t.played,
+                    t.byes,
+                    t.highest_level,
+                    t.levels_gained,
+                    t.opponents_points,
+                    h2h[team],
+                    tied,
+                )
+            )
+    return out
 
 
 def team_standings(
