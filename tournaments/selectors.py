@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -504,10 +505,15 @@ def standings_kinds(event: Event) -> tuple[str, ...]:
     return ("player", "unit") if event.is_individual else STANDINGS_KINDS
 
 
+def figure_labeller(game: str, key: str) -> Callable[[int], str]:
+    """How the game writes the values of one of its figures, looked up once for many rows."""
+    spec = next((f for f in get_game(game).figure_specs if f.key == key), None)
+    return spec.label if spec is not None else str
+
+
 def figure_label(game: str, key: str, value: int) -> str:
     """How the game writes a value of one of its figures (大怪路子's level 14 is "A")."""
-    spec = next((f for f in get_game(game).figure_specs if f.key == key), None)
-    return spec.label(value) if spec is not None else str(value)
+    return figure_labeller(game, key)(value)
 
 
 def event_standings_rows(
@@ -527,6 +533,7 @@ def event_standings_rows(
         pk: (name, unit) for pk, name, unit in event.teams.values_list("pk", "name", "unit__name")
     }
     if kind == "team":
+        level = figure_labeller(event.game, "level")
         return [
             {
                 "rank": r.rank,
@@ -539,7 +546,7 @@ def event_standings_rows(
                 "losses": r.losses,
                 "played": r.played,
                 "byes": r.byes,
-                "highest_level": figure_label(event.game, "level", r.highest_level),
+                "highest_level": level(r.highest_level),
                 "levels_gained": r.levels_gained,
                 "opponents_points": r.opponents_points,
                 "head_to_head": r.head_to_head,
@@ -551,8 +558,18 @@ def event_standings_rows(
         from games.models import Player
 
         rows = event_player_standings(event=event)
+        # The names of the event's players (those with totals, members, registered): a few more
+        # than the rows may need, read by subqueries rather than an IN list of thousands of ids.
         names = dict(
-            Player.objects.filter(pk__in=[r.player for r in rows]).values_list("pk", "name")
+            _raw_rows(
+                Player.objects.filter(
+                    Q(pk__in=PlayerTotal.objects.filter(event=event).values("player_id"))
+                    | Q(pk__in=TeamMember.objects.filter(event=event).values("player_id"))
+                    | Q(pk__in=Registration.objects.filter(event=event).values("player_id"))
+                )
+                .order_by()
+                .values_list("pk", "name")
+            )
         )
         extra = [key for key, _higher in _seat_figures(event)]
         return [
