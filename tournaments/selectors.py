@@ -138,13 +138,55 @@ def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
     return results, byes
 
 
-def _team_sums_sql() -> str:
+def _team_sums_sql_by_side() -> str:
+    """:func:`_team_sums_sql` as SQLite runs it fastest: each side summed in its own grouping
+    (which the index of its team column serves in order), then the two sums added up."""
+    tally, team = PairingTally._meta.db_table, Team._meta.db_table
+    entry, round_ = RoundEntry._meta.db_table, Round._meta.db_table
+    side = (
+        "SELECT team_{me}_id AS team, SUM(points_{me}) AS points, MAX(level_{me}) AS highest, "
+        "SUM(level_{me}) AS levels, COUNT(*) AS meetings, "
+        "SUM(CASE WHEN status = %(finished)s THEN 1 ELSE 0 END) AS played, "
+        "SUM(CASE WHEN status = %(finished)s AND winner_side = '{mine}' THEN 1 ELSE 0 END) "
+        "AS wins, "
+        "SUM(CASE WHEN status = %(finished)s AND winner_side = '{theirs}' THEN 1 ELSE 0 END) "
+        f"AS losses FROM {tally} WHERE event_id = %(event)s AND status <> %(pending)s "
+        "GROUP BY team_{me}_id"
+    )
+    return f"""
+        WITH sums AS (
+            SELECT team, SUM(points) AS points, MAX(highest) AS highest,
+                   SUM(levels) - {standings.START_LEVEL} * SUM(meetings) AS gained,
+                   SUM(played) AS played, SUM(wins) AS wins, SUM(losses) AS losses
+            FROM ({side.format(me="a", mine="A", theirs="B")}
+                  UNION ALL {side.format(me="b", mine="B", theirs="A")}) AS sides
+            GROUP BY team
+        ),
+        byes AS (
+            SELECT e.team_id AS team, COUNT(*) AS byes
+            FROM {entry} e JOIN {round_} r ON r.id = e.round_id
+            WHERE r.event_id = %(event)s AND r.status <> %(draft)s AND e.pairing_id IS NULL
+            GROUP BY e.team_id
+        )
+        SELECT t.id, t.unit_id, sums.points, sums.highest, sums.gained, sums.played, sums.wins,
+               sums.losses, byes.byes
+        FROM {team} t LEFT JOIN sums ON sums.team = t.id LEFT JOIN byes ON byes.team = t.id
+        WHERE t.event_id = %(event)s
+        ORDER BY t.name, t.id
+    """
+
+
+def _team_sums_sql(vendor: str) -> str:
     """Return the SQL that sums every team's tallies (both sides) and byes, with its unit, one row
     per team in the order of ties (name, then id).
 
     The tallies are read once: each row is taken twice (a two-row table of sides), as team A's
     and as team B's, and summed by team in one grouping (about half the time of summing each
-    side in its own scan and adding the two sums up)."""
+    side in its own scan and adding the two sums up, on PostgreSQL; SQLite groups by sorting,
+    and sums each side faster in the order of its team's index: see :func:`_team_sums_sql_by_side`).
+    """
+    if vendor != "postgresql":
+        return _team_sums_sql_by_side()
     tally, team = PairingTally._meta.db_table, Team._meta.db_table
     entry, round_ = RoundEntry._meta.db_table, Round._meta.db_table
 
@@ -216,7 +258,7 @@ def _event_team_figures(
         "draft": Round.Status.DRAFT.value,
     }
     with connection.cursor() as cursor:
-        cursor.execute(_team_sums_sql(), params)
+        cursor.execute(_team_sums_sql(connection.vendor), params)
         rows = cursor.fetchall()
     bye_points = event.bye_points
     start = standings.START_LEVEL
