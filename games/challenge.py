@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError, NotAllowedError
 from engine.errors import EngineError
 from games import engine_state, services
-from games.access import deal_public
+from games.access import deal_public, table_viewable
 from games.models import Challenge, Deal, Match, TableSeat
 from games.practice import PRACTICE_BOT_KIND, user_player_ensure
 
@@ -33,6 +33,7 @@ __all__ = [
     "LeaderRow",
     "challenge_start",
     "deal_leaderboard",
+    "table_rule",
 ]
 
 
@@ -97,6 +98,24 @@ def challenge_start(*, user: User | AnonymousUser, deal: Deal, seat: Any) -> Cha
         turn_seconds=getattr(settings, "LUZI_PRACTICE_TURN_SECONDS", 30),
     )
     return Challenge.objects.create(source=deal, player=player, seat=seat, match=match)
+
+
+def table_rule(table_id: int, user: Any) -> bool | None:
+    """games.access: a challenge's table holds the cards of the deal it plays again, so its play,
+    its deal's replay and record are seen only by whoever may see that deal's table (a private
+    event's, a duplicate round's); the challenger is seated, and games lets them in first."""
+    source = (
+        Challenge.objects.filter(match__table_id=table_id)
+        .values_list("source__match__table_id", flat=True)
+        .first()
+    )
+    if source is None:
+        return None
+    seated = (
+        getattr(user, "is_authenticated", False)
+        and TableSeat.objects.filter(table_id=source, player__user=user).exists()
+    )
+    return None if table_viewable(table_id=source, user=user, seated=seated) else False
 
 
 def _settle(sender: type[Deal], instance: Deal, **kwargs: Any) -> None:

@@ -5,6 +5,12 @@ the stored record through ``Game.replay_steps``: no rule of a game lives here).
 A deal is replayed only when its hands may be public (``games.access.deal_public``: finished,
 and no registered rule keeps it hidden) and its table may be seen by the user
 (``games.access.table_viewable``); otherwise it does not exist for them (404).
+
+A deal's record is more than its hands: it names the seeds it was dealt from, and the match's
+seed deals every deal of the match (and of every match dealt from the same seed: a duplicate
+round's tables). So the record is served only once every match dealt from that seed is over and
+its last deal public (``deal_record_public``), and a challenge's record (dealt as its source
+deal) only once its source deal's record is.
 """
 
 from __future__ import annotations
@@ -13,16 +19,18 @@ import json
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Max
 
 from engine.errors import EngineError
 from games import engine_state
 from games.access import deal_public, table_viewable
-from games.models import Deal, Match, TableSeat
+from games.models import Challenge, Deal, Match, TableSeat
 
 __all__ = [
     "ReplayError",
     "deal_for_replay",
     "deal_record",
+    "deal_record_public",
     "deal_replay",
     "match_replay_deals",
     "table_replay_deal",
@@ -58,6 +66,39 @@ def deal_record(deal: Deal) -> dict[str, Any]:
     """The deal's stored record (the engine's JSON: headers, actions, result)."""
     data: dict[str, Any] = json.loads(deal.record)
     return data
+
+
+_OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def deal_record_public(deal: Deal, _depth: int = 0) -> bool:
+    """Whether the record of ``deal`` (a deal ``deal_for_replay`` found) may be served: no deal
+    still to be played, here or at a table dealt from the same seed, can be worked out from the
+    seeds it names. A deal of a match still going on is replayed (its steps name no seed), but
+    its record waits for the match's end."""
+    if not deal_public(deal):
+        return False
+    source = Challenge.objects.filter(match_id=deal.match_id).values_list("source_id", flat=True)
+    source_id = source.first()
+    if source_id is not None:  # a challenge is dealt with its source deal's seeds
+        original = Deal.objects.select_related("match").filter(pk=source_id).first()
+        return original is not None and _depth < 8 and deal_record_public(original, _depth + 1)
+    match = deal.match
+    same_seed = Match.objects.filter(seed=match.seed, game=match.game)
+    if same_seed.exclude(status__in=_OVER).exists():
+        return False
+    # each such match's last recorded deal (a score sheet's matches record none, and are skipped)
+    lasts = (
+        Deal.objects.filter(match__in=same_seed)
+        .exclude(record="")
+        .values("match_id")
+        .annotate(last=Max("number"))
+    )
+    for row in lasts:
+        last = Deal.objects.filter(match_id=row["match_id"], number=row["last"]).first()
+        if last is not None and not deal_public(last):
+            return False
+    return True
 
 
 def match_replay_deals(match: Match) -> list[Deal]:

@@ -46,6 +46,7 @@ from games.models import Challenge, Deal, Match, Table
 from games.replay import (
     deal_for_replay,
     deal_record,
+    deal_record_public,
     deal_replay,
     match_replay_deals,
     table_replay_deal,
@@ -103,7 +104,10 @@ def deal_replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     deal = _deal_or_404(request, pk)
     data = deal_replay(deal)
     game = engine_state.game_of(deal.match)
-    data["recordUrl"] = reverse("api:deal_record", args=[deal.pk])
+    # the record names the seeds: offered once nothing still to be played can be dealt from them
+    data["recordUrl"] = (
+        reverse("api:deal_record", args=[deal.pk]) if deal_record_public(deal) else None
+    )
     data["replayPath"] = reverse("games:deal_replay", args=[deal.pk])
     data["dealPaths"] = {
         str(d["id"]): reverse("games:deal_replay", args=[d["id"]]) for d in data["match"]["deals"]
@@ -164,6 +168,8 @@ class DealRecordApi(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT})
     def get(self, request: Request, deal_id: int) -> Response | HttpResponse:
         deal = _deal_or_404(request, deal_id)
+        if not deal_record_public(deal):  # its seeds would deal what is still to be played
+            raise Http404
         record = deal_record(deal)
         if request.query_params.get("download"):
             body = json.dumps(record, ensure_ascii=False, indent=2)

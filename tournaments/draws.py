@@ -69,7 +69,9 @@ def _checked_tables(
             % {"modes": join_list(Table.Mode.values)}
         )
     seated = [p for seats in tables for p in seats if p is not None]
-    players = {p.pk: p for p in Player.objects.filter(pk__in=seated)}
+    # Only the event's own players are named: another event's player (a private one's too) is
+    # not this organizer's to look up by id, and is named by the id given.
+    players = {p.pk: p for p in Player.objects.filter(pk__in=seated, registrations__event=event)}
     twice = [p for p, count in Counter(seated).items() if count > 1]
     if twice:
         raise ApplicationError(
@@ -161,10 +163,10 @@ def registration_withdraw(
     registration = (
         Registration.objects.select_for_update().filter(event=event, player=player).first()
     )
-    if registration is None:
+    if registration is None:  # named by id: another event's player is not this organizer's
         raise ApplicationError(
             _("Not registered in %(event)s: %(names)s.")
-            % {"event": event.name, "names": player.name}
+            % {"event": event.name, "names": f"#{player.pk}"}
         )
     registration.withdrawn = withdrawn
     registration.save(update_fields=["withdrawn"])

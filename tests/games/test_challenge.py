@@ -202,3 +202,40 @@ def test_hidden_and_unfinished_deals_cannot_be_challenged(hidden_rule: list[int]
     )
     assert response.status_code == 404
     assert Challenge.objects.count() == 1
+
+
+@pytest.mark.parametrize("game", ["daguai", "xiaoluzi", "shanghai_doudizhu"])
+def test_a_challenge_of_a_running_matchs_deal_never_shows_the_matchs_seeds(game: str) -> None:
+    """A challenge is dealt from its source deal's seed, and 斗地主's deal seeds name the match
+    seed, which deals every deal to come: the challenge's table, state and record show no seed of
+    the source match while that match is still played."""
+    from games import services
+    from tests.games.test_replay import bot_table
+
+    source = services.match_start(
+        table=bot_table(game), seed=918273645501, deals_per_match=3, between_deals_seconds=0
+    )
+    assert services.bot_deal_play(match_id=source.pk, number=1)
+    deal = Deal.objects.get(match=source, number=1)
+    seeds = [str(source.seed), str(deal.seed)]
+    c = logged_in()
+    body = start(c, deal, 0)
+    table_id = body["table"]
+    for url in (f"/tables/{table_id}/", f"/api/v1/tables/{table_id}/state/"):
+        text = c.get(url).content.decode()
+        assert not any(s in text for s in seeds), url
+    match = Match.objects.get(table_id=table_id)
+    Match.objects.filter(pk=match.pk).update(autoplay=True)
+    play_out(match)
+    played = Deal.objects.get(match=match, number=1)
+    assert played.status == Deal.Status.FINISHED
+    for url in (
+        f"/deals/{played.pk}/replay/",
+        f"/api/v1/deals/{played.pk}/record/",
+        f"/api/v1/deals/{played.pk}/record/?download=1",
+    ):
+        response = c.get(url)
+        assert response.status_code in (200, 404), url
+        assert not any(s in response.content.decode() for s in seeds), url
+    play_out(source)  # the source match is over: its deals' seeds deal nothing hidden any more
+    assert c.get(f"/api/v1/deals/{played.pk}/record/").status_code == 200

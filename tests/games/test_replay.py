@@ -244,3 +244,78 @@ def test_links_to_the_replay_from_the_table_and_the_players_page(
     assert f"/tables/{pairing.table_id}/replay/" in rounds
     team = c.get(f"/teams/{pairing.team_a_id}/").content.decode()  # the team's match cards
     assert f"/tables/{pairing.table_id}/replay/" in team
+
+
+def test_a_challenge_of_a_private_events_deal_is_seen_only_by_who_sees_the_deal(
+    event_world: dict[str, Any],
+) -> None:
+    """A challenge holds the cards of the deal it plays again: its table, its state and its
+    finished deal's replay and record are no more public than the source deal's table."""
+    event, pairing = event_world["event"], event_world["pairing"]
+    deal = Deal.objects.get(match__table=pairing.table, number=1)
+    Event.objects.filter(pk=event.pk).update(is_private=True)
+    organizer, stranger, anonymous = Client(), Client(), Client()
+    organizer.force_login(event_world["organizer"])
+    stranger.force_login(UserFactory())
+    response = organizer.post(
+        f"/api/v1/deals/{deal.pk}/challenges/", {"seat": 0}, content_type="application/json"
+    )
+    assert response.status_code == 201, response.content
+    table_id = response.json()["table"]
+    match = Match.objects.get(table_id=table_id)
+    Match.objects.filter(pk=match.pk).update(autoplay=True)
+    play_out(match)
+    played = Deal.objects.get(match=match, number=1)
+    assert played.status == Deal.Status.FINISHED
+    for c in (stranger, anonymous):
+        for url in (
+            f"/tables/{table_id}/",
+            f"/api/v1/tables/{table_id}/state/",
+            f"/api/v1/tables/{table_id}/replays/",
+            f"/tables/{table_id}/replay/",
+            f"/deals/{played.pk}/replay/",
+            f"/api/v1/deals/{played.pk}/record/",
+            f"/api/v1/deals/{played.pk}/challenges/",
+        ):
+            assert c.get(url).status_code == 404, url
+        refused = c.post(
+            f"/api/v1/deals/{played.pk}/challenges/", {"seat": 1}, content_type="application/json"
+        )
+        assert refused.status_code == 404
+    assert organizer.get(f"/deals/{played.pk}/replay/").status_code == 200
+    assert organizer.get(f"/api/v1/deals/{played.pk}/record/").status_code == 200
+    # once the event is public again, so is the challenge
+    Event.objects.filter(pk=event.pk).update(is_private=False)
+    assert anonymous.get(f"/deals/{played.pk}/replay/").status_code == 200
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_record_or_replay_of_a_running_match_reveals_its_seed(game: str) -> None:
+    """The match's seed deals every deal to come (斗地主's deal seeds are ``<match seed>/<n>``,
+    and every record names the match seed): while a deal of it is still to be played, its finished
+    deals replay, but no record, replay or table list shows the seed."""
+    match = services.match_start(
+        table=bot_table(game), seed=918273645501, deals_per_match=3, between_deals_seconds=0
+    )
+    assert services.bot_deal_play(match_id=match.pk, number=1)  # and deals deal 2
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    first = Deal.objects.get(match=match, number=1)
+    assert first.status == Deal.Status.FINISHED and str(match.seed) in first.record
+    c = Client()
+    for url in (
+        f"/deals/{first.pk}/replay/",
+        f"/api/v1/deals/{first.pk}/record/",
+        f"/api/v1/deals/{first.pk}/record/?download=1",
+        f"/api/v1/deals/{first.pk}/challenges/",
+        f"/api/v1/tables/{match.table_id}/replays/",
+        f"/api/v1/tables/{match.table_id}/state/",
+        f"/tables/{match.table_id}/",
+    ):
+        response = c.get(url)
+        assert response.status_code in (200, 404), url
+        assert str(match.seed) not in response.content.decode(), url
+    assert c.get(f"/deals/{first.pk}/replay/").status_code == 200  # its steps stay public
+    play_out(match)
+    record = c.get(f"/api/v1/deals/{first.pk}/record/")  # the match is over: the whole record
+    assert record.status_code == 200 and record.json() == json.loads(first.record)

@@ -326,3 +326,36 @@ def test_memberships_choices_are_scoped(world: dict[str, Any]) -> None:
     assert not Membership.objects.filter(
         player=world["theirs"]["player"], unit=world["mine"]["unit"]
     ).exists()
+
+
+@pytest.mark.parametrize(
+    ("model", "field", "key"),
+    [
+        ("registration", "player", "player"),
+        ("teammember", "player", "player"),
+        ("membership", "player", "player"),
+        ("team", "unit", "unit"),
+        ("membership", "unit", "unit"),
+        ("unit", "parent", "unit"),
+    ],
+)
+def test_autocomplete_offers_only_what_an_organizer_reaches(
+    world: dict[str, Any], model: str, field: str, key: str
+) -> None:
+    """The admin's autocomplete endpoints (the search behind each autocomplete field) list an
+    organizer only their own events' players and units, whatever the term."""
+    client = client_for(world["mine"]["organizer"])
+    response = client.get(
+        "/admin/autocomplete/",
+        {"app_label": "tournaments", "model_name": model, "field_name": field, "term": ""},
+    )
+    assert response.status_code == 200, response.content
+    ids = {int(row["id"]) for row in response.json()["results"]}
+    assert world["mine"][key].pk in ids
+    assert world["theirs"][key].pk not in ids
+    theirs = world["theirs"][key].name
+    named = client.get(
+        "/admin/autocomplete/",
+        {"app_label": "tournaments", "model_name": model, "field_name": field, "term": theirs},
+    )
+    assert theirs not in named.content.decode()

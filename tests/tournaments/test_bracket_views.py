@@ -226,3 +226,37 @@ def test_the_admin_shows_an_organizer_their_own_knockout_stages_read_only(
     outsider.force_login(world["stranger"])
     assert outsider.get(f"/admin/tournaments/knockoutstage/{stage.pk}/change/").status_code == 403
     assert event.name not in outsider.get("/admin/tournaments/knockoutstage/").content.decode()
+
+
+def test_an_organizer_of_another_event_reaches_nothing_of_this_bracket(
+    world: dict[str, Any],
+) -> None:
+    """Organizer B (of another event) is refused every write of A's bracket, and A cannot seed
+    B's teams into A's bracket: the stage stays as it was."""
+    event = world["event"]
+    other = EventFactory(table_mode=Table.Mode.OFFLINE, deals_per_match=1)
+    theirs = [TeamFactory(event=other, unit=UnitFactory()) for _ in range(4)]
+    services.event_organizer_add(event=other, user=world["stranger"])
+    base = f"/api/v1/events/{event.pk}/bracket"
+    broken = api(world["organizer"]).post(f"{base}/break/", {"size": 4}, format="json")
+    assert broken.status_code == 200, broken.content
+    stage = KnockoutStage.objects.get(event=event)
+    seeds = list(stage.entrants.order_by("seed").values_list("seed", "team_id"))
+    b = api(world["stranger"])
+    for action, body in (
+        ("seeds", {"entrants": [t.pk for t in reversed(world["teams"])]}),
+        ("replace", {"seed": 1}),
+        ("confirm", {}),
+        ("cancel", {}),
+    ):
+        assert b.post(f"{base}/{action}/", body, format="json").status_code == 403, action
+    assert b.post(f"{base}/matches/1-1-1/length/", {"deals": 3}, format="json").status_code in (
+        403,
+        404,
+    )
+    refused = api(world["organizer"]).post(
+        f"{base}/seeds/", {"entrants": [t.pk for t in theirs]}, format="json"
+    )
+    assert refused.status_code == 400
+    assert list(stage.entrants.order_by("seed").values_list("seed", "team_id")) == seeds
+    assert KnockoutStage.objects.filter(event=other).count() == 0

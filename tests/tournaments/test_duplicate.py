@@ -396,3 +396,31 @@ def test_the_swiss_draw_of_a_duplicate_event_follows_the_duplicate_standings() -
     assert [p.pk for p in ordered] == [r["player_id"] for r in rows]
     round2 = services.round_create_paired(event=event, confirm=True)  # drawn through it
     assert round2.pairings.count() == 2
+
+
+def test_no_record_names_the_rounds_seed_while_a_table_still_plays_its_deals() -> None:
+    """The round's seed deals every table's deals: a player whose table has finished may replay
+    its deals once published, but no record (which names the seeds) is served before every table
+    of the round is done."""
+    event, round, users = duplicate_event("xiaoluzi", 2, deals=2, people=True)
+    first, second = start(round)
+    table2 = round.pairings.get(number=2).table
+    viewer = Client()
+    viewer.force_login(users[table2.seats.get(seat=0).player_id])
+    play_deal(first)
+    play_deal(second)  # deal 1 is public; table 1 plays deal 2
+    play_deal(second)  # table 2 is done
+    second.refresh_from_db()
+    assert second.status == Match.Status.FINISHED
+    first.refresh_from_db()
+    assert first.status == Match.Status.PLAYING
+    deal1 = second.deals.get(number=1)
+    round.refresh_from_db()
+    seed = str(round.deal_seed)
+    assert seed == str(first.seed) == str(second.seed)
+    assert deal_public(deal1) and seed in deal1.record
+    assert viewer.get(f"/deals/{deal1.pk}/replay/").status_code == 200
+    for url in (f"/deals/{deal1.pk}/replay/", f"/api/v1/deals/{deal1.pk}/record/"):
+        assert seed not in viewer.get(url).content.decode(), url
+    play_all([first])
+    assert viewer.get(f"/api/v1/deals/{deal1.pk}/record/").status_code == 200

@@ -165,8 +165,10 @@ def test_bots_take_empty_seats_only_when_the_event_fills_with_bots(world) -> Non
         # a table of three or five seats
         (lambda i, o: [[i[0], i[1], i[2]]], ["3", "4"]),
         (lambda i, o: [[i[0], i[1], i[2], i[3], i[4]]], ["5", "4"]),
-        # a player of no registration in this event, and an id that is nobody
-        (lambda i, o: [[i[0], i[1], i[2], o]], ["外人"]),
+        # a player of no registration in this event (named by id only: another event's player
+        # is not this organizer's to look up), and an id that is nobody
+        (lambda i, o: [[i[0], i[1], i[2], o]], ["#{o}"]),
+        (lambda i, o: [[i[0], i[1], i[2], o], [o, i[4], i[5], i[6]]], ["#{o}"]),
         (lambda i, o: [[i[0], i[1], i[2], 987654321]], ["#987654321"]),
     ],
 )
@@ -178,7 +180,8 @@ def test_a_wrong_table_is_refused_with_a_reason_and_changes_nothing(world, table
     response = _put(world, tables(ids, outsider.pk))
     assert response.status_code == 400, response.json()
     detail = response.json()["detail"]
-    assert all(word in detail for word in words), detail
+    assert all(word.format(o=outsider.pk) in detail for word in words), detail
+    assert "外人" not in detail
     assert _seated(world["round"]) == [[ids[0], ids[1], ids[2], ids[3]]]
     assert _byes(world["round"]) == sorted(ids[4:])
 
@@ -226,7 +229,8 @@ def test_a_withdrawn_player_is_refused_and_left_out_of_the_byes(world) -> None:
     response = org.post(
         f"/api/v1/events/{world['event'].pk}/players/{other.pk}/withdraw/", {}, format="json"
     )
-    assert response.status_code == 400 and other.name in response.json()["detail"]
+    assert response.status_code == 400 and f"#{other.pk}" in response.json()["detail"]
+    assert other.name not in response.json()["detail"]
 
 
 def test_a_withdrawn_player_is_not_drawn_by_swiss() -> None:
