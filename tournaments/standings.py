@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import NamedTuple
 
 __all__ = [
@@ -241,13 +242,21 @@ def rank_teams(
             h2h[team] = sum(1 for o in beat[team] if o in members)
         return lambda team: h2h[team]
 
-    order = sorted(by_team, key=lambda t: (tuple(-x for x in _primary(by_team[t])), index[t]))
+    # One sort key per team (points, wins, highest level, best first; then the order of
+    # ``totals``), and rows built positionally: a thousand teams on every page view.
+    keys = {
+        team: (-t.points, -t.wins, -t.highest_level, index[team]) for team, t in by_team.items()
+    }
+    order = sorted(by_team, key=keys.__getitem__)
     groups: list[list[int]] = []
+    previous: tuple[int, ...] | None = None
     for team in order:
-        if groups and _primary(by_team[groups[-1][0]]) == _primary(by_team[team]):
+        primary = keys[team][:3]
+        if primary == previous:
             groups[-1].append(team)
         else:
             groups.append([team])
+            previous = primary
     for tie_break in tie_breaks:
         next_groups: list[list[int]] = []
         for group in groups:
@@ -262,27 +271,31 @@ def rank_teams(
                 value = lambda team: by_team[team].levels_gained  # noqa: E731
             next_groups += _split(group, value)
         groups = next_groups
-    groups = [sorted(g, key=index.__getitem__) for g in groups]
+    groups = [sorted(g, key=index.__getitem__) if len(g) > 1 else g for g in groups]
     ranks = _ranked(groups)
-    return [
-        TeamStanding(
-            rank=ranks[t][0],
-            team=t,
-            points=by_team[t].points,
-            wins=by_team[t].wins,
-            draws=by_team[t].draws,
-            losses=by_team[t].losses,
-            played=by_team[t].played,
-            byes=by_team[t].byes,
-            highest_level=by_team[t].highest_level,
-            levels_gained=by_team[t].levels_gained,
-            opponents_points=by_team[t].opponents_points,
-            head_to_head=h2h[t],
-            tied=ranks[t][1],
-        )
-        for g in groups
-        for t in g
-    ]
+    out: list[TeamStanding] = []
+    for g in groups:
+        for team in g:
+            t = by_team[team]
+            rank, tied = ranks[team]
+            out.append(
+                TeamStanding(
+                    rank,
+                    team,
+                    t.points,
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    t.played,
+                    t.byes,
+                    t.highest_level,
+                    t.levels_gained,
+                    t.opponents_points,
+                    h2h[team],
+                    tied,
+                )
+            )
+    return out
 
 
 def team_standings(
@@ -344,40 +357,47 @@ def player_standings(
     [(1, 2), (2, 1)]
     """
 
-    def key(f: PlayerFigures, place: float | None) -> tuple[float, ...]:
-        if not figure_order:
-            return (-f.points, 99.0 if place is None else place, -f.deals)
-        game = tuple(
-            -f.figures.get(name, 0) if higher else f.figures.get(name, 0)
-            for name, higher in figure_order
-        )
-        return (-f.points, *game, 99.0 if place is None else place, -f.deals)
-
     # Each row is built once, with its rank: standings of thousands of players are read on every
-    # page view of a running event. The average place is rounded once (it is both key and row).
-    places = [(f, round(f.places / f.deals, 2) if f.deals else None) for f in figures]
-    keyed = sorted(((key(f, place), f, place) for f, place in places), key=lambda row: row[0])
+    # page view of a running event. The average place is rounded once (it is both key and row),
+    # the sort key is built inline (no call per player), and rows are made positionally.
+    keyed: list[tuple[tuple[float, ...], PlayerFigures, float | None]] = []
+    append = keyed.append
+    for f in figures:
+        deals = f.deals
+        place = round(f.places / deals, 2) if deals else None
+        last = 99.0 if place is None else place
+        if figure_order:
+            got = f.figures.get
+            game = tuple(-got(name, 0) if higher else got(name, 0) for name, higher in figure_order)
+            append(((-f.points, *game, last, -deals), f, place))
+        else:
+            append(((-f.points, last, -deals), f, place))
+    keyed.sort(key=itemgetter(0))
+    keys = [row[0] for row in keyed]
+    count = len(keys)
     out: list[PlayerStanding] = []
     rank = 0
+    previous: tuple[float, ...] | None = None
     for i, (k, f, place) in enumerate(keyed):
-        tied = (i > 0 and keyed[i - 1][0] == k) or (i + 1 < len(keyed) and keyed[i + 1][0] == k)
-        if i == 0 or keyed[i - 1][0] != k:
+        same_as_previous = k == previous
+        if not same_as_previous:
             rank = i + 1
         out.append(
             PlayerStanding(
-                rank=rank,
-                player=f.player,
-                team=f.team,
-                points=f.points,
-                deals=f.deals,
-                average_place=place,
-                tributes_paid=f.tributes_paid,
-                tributes_received=f.tributes_received,
-                tied=tied,
-                figures=dict(f.figures),
-                byes=f.byes,
+                rank,
+                f.player,
+                f.team,
+                f.points,
+                f.deals,
+                place,
+                f.tributes_paid,
+                f.tributes_received,
+                same_as_previous or (i + 1 < count and keys[i + 1] == k),
+                dict(f.figures),
+                f.byes,
             )
         )
+        previous = k
     return out
 
 

@@ -277,6 +277,54 @@ def test_database_totals_agree_with_the_pure_module() -> None:
     assert event_unit_standings(event=event) == standings.unit_standings(expected, units)
 
 
+def test_both_shapes_of_the_team_sums_give_the_same_rows() -> None:
+    """The team sums are one scan of the tallies on PostgreSQL and one grouping per side on
+    SQLite (each the faster there); both are plain SQL, so both run here and must agree."""
+    import random
+
+    from tournaments.models import Round
+    from tournaments.selectors import _team_sums_sql
+    from tournaments.services import round_complete
+
+    rng = random.Random(7)
+    event = EventFactory(table_mode=Table.Mode.OFFLINE, bye_points=2)
+    for i in range(5):  # odd: a bye each round
+        TeamFactory(event=event, unit=UnitFactory() if i % 2 else None)
+    referee, checker = UserFactory(), UserFactory()
+    event_organizer_add(event=event, user=referee)
+    event_organizer_add(event=event, user=checker)
+    orders = [[0, 2, 4], [1, 3, 5], [0, 1, 2, 4], [1, 0, 3, 5], [0, 1, 2, 3, 4]]
+    for number in range(3):
+        round_ = round_create_paired(event=event, confirm=True)
+        round_start(round=round_)
+        for pairing in round_.pairings.all():
+            if number == 2 and pairing.number == 1:
+                continue  # left playing
+            deals = [{"finish": rng.choice(orders)} for _ in range(rng.choice((1, 2, 3)))]
+            s = result_submit(
+                pairing=pairing, user=referee, first_dealer=rng.randrange(6), deals=deals
+            )
+            result_confirm(submission=s, user=checker)
+        if number < 2:
+            round_complete(round=round_, force=True)
+    params = {
+        "event": event.pk,
+        "finished": PairingTally.Status.FINISHED.value,
+        "pending": PairingTally.Status.PENDING.value,
+        "draft": Round.Status.DRAFT.value,
+    }
+    found = {}
+    for vendor in ("postgresql", "sqlite"):
+        with connection.cursor() as cursor:
+            cursor.execute(_team_sums_sql(vendor), params)
+            found[vendor] = [
+                tuple(None if v is None else int(v) for v in row) for row in cursor.fetchall()
+            ]
+    assert len(found["sqlite"]) == 5
+    assert any(row[-1] for row in found["sqlite"])  # a bye counted
+    assert found["postgresql"] == found["sqlite"]
+
+
 def test_player_totals_follow_every_correction(world) -> None:
     from django.db.models import Sum
 
