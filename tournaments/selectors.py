@@ -138,11 +138,27 @@ def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
     return results, byes
 
 
+def _byes_and_teams_sql() -> str:
+    """The end of both shapes of :func:`_team_sums_sql`: each team's byes, and one row per team
+    with its unit, its sums (the ``sums`` clause before this) and byes, in the order of ties."""
+    team, entry, round_ = Team._meta.db_table, RoundEntry._meta.db_table, Round._meta.db_table
+    return f"""byes AS (
+            SELECT e.team_id AS team, COUNT(*) AS byes
+            FROM {entry} e JOIN {round_} r ON r.id = e.round_id
+            WHERE r.event_id = %(event)s AND r.status <> %(draft)s AND e.pairing_id IS NULL
+            GROUP BY e.team_id
+        )
+        SELECT t.id, t.unit_id, sums.points, sums.highest, sums.gained, sums.played, sums.wins,
+               sums.losses, byes.byes
+        FROM {team} t LEFT JOIN sums ON sums.team = t.id LEFT JOIN byes ON byes.team = t.id
+        WHERE t.event_id = %(event)s
+        ORDER BY t.name, t.id"""
+
+
 def _team_sums_sql_by_side() -> str:
     """:func:`_team_sums_sql` as SQLite runs it fastest: each side summed in its own grouping
     (which the index of its team column serves in order), then the two sums added up."""
-    tally, team = PairingTally._meta.db_table, Team._meta.db_table
-    entry, round_ = RoundEntry._meta.db_table, Round._meta.db_table
+    tally = PairingTally._meta.db_table
     side = (
         "SELECT team_{me}_id AS team, SUM(points_{me}) AS points, MAX(level_{me}) AS highest, "
         "SUM(level_{me}) AS levels, COUNT(*) AS meetings, "
@@ -162,17 +178,7 @@ def _team_sums_sql_by_side() -> str:
                   UNION ALL {side.format(me="b", mine="B", theirs="A")}) AS sides
             GROUP BY team
         ),
-        byes AS (
-            SELECT e.team_id AS team, COUNT(*) AS byes
-            FROM {entry} e JOIN {round_} r ON r.id = e.round_id
-            WHERE r.event_id = %(event)s AND r.status <> %(draft)s AND e.pairing_id IS NULL
-            GROUP BY e.team_id
-        )
-        SELECT t.id, t.unit_id, sums.points, sums.highest, sums.gained, sums.played, sums.wins,
-               sums.losses, byes.byes
-        FROM {team} t LEFT JOIN sums ON sums.team = t.id LEFT JOIN byes ON byes.team = t.id
-        WHERE t.event_id = %(event)s
-        ORDER BY t.name, t.id
+        {_byes_and_teams_sql()}
     """
 
 
@@ -187,8 +193,7 @@ def _team_sums_sql(vendor: str) -> str:
     """
     if vendor != "postgresql":
         return _team_sums_sql_by_side()
-    tally, team = PairingTally._meta.db_table, Team._meta.db_table
-    entry, round_ = RoundEntry._meta.db_table, Round._meta.db_table
+    tally = PairingTally._meta.db_table
 
     def mine(a: str, b: str) -> str:
         return f"CASE WHEN s.side = 0 THEN t.{a} ELSE t.{b} END"
@@ -213,17 +218,7 @@ def _team_sums_sql(vendor: str) -> str:
             WHERE t.event_id = %(event)s AND t.status <> %(pending)s
             GROUP BY {mine("team_a_id", "team_b_id")}
         ),
-        byes AS (
-            SELECT e.team_id AS team, COUNT(*) AS byes
-            FROM {entry} e JOIN {round_} r ON r.id = e.round_id
-            WHERE r.event_id = %(event)s AND r.status <> %(draft)s AND e.pairing_id IS NULL
-            GROUP BY e.team_id
-        )
-        SELECT t.id, t.unit_id, sums.points, sums.highest, sums.gained, sums.played, sums.wins,
-               sums.losses, byes.byes
-        FROM {team} t LEFT JOIN sums ON sums.team = t.id LEFT JOIN byes ON byes.team = t.id
-        WHERE t.event_id = %(event)s
-        ORDER BY t.name, t.id
+        {_byes_and_teams_sql()}
     """
 
 
