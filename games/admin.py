@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Action, Deal, FigureStep, Match, Player, Table, TableSeat
+from games.models import Action, Challenge, Deal, FigureStep, Match, Player, Table, TableSeat
 
 
 @admin.register(Player)
@@ -132,4 +132,21 @@ class ActionAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    """Same-deal challenges (挑战这副牌), to look at and to delete (a match played to spam a
+    leaderboard); never made or changed by hand: a challenge is its own match's deal."""
+
+    list_display = ["id", "source", "player", "seat", "points", "created_at"]
+    list_filter = ["seat"]
+    search_fields = ["player__name", "source__match__table__name"]
+    fields = readonly_fields = ["source", "player", "seat", "match", "points", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

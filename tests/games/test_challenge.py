@@ -239,3 +239,27 @@ def test_a_challenge_of_a_running_matchs_deal_never_shows_the_matchs_seeds(game:
         assert not any(s in response.content.decode() for s in seeds), url
     play_out(source)  # the source match is over: its deals' seeds deal nothing hidden any more
     assert c.get(f"/api/v1/deals/{played.pk}/record/").status_code == 200
+
+
+def test_the_admin_lists_challenges_read_only_and_only_to_those_allowed() -> None:
+    from django.urls import reverse
+
+    deal = finished_match("xiaoluzi", deals=1).deals.get(number=1)
+    challenge = Challenge.objects.get(pk=start(logged_in(), deal, 2)["challenge"])
+    admin = logged_in(UserFactory(is_staff=True, is_superuser=True))
+    listing = admin.get(reverse("admin:games_challenge_changelist"))
+    assert listing.status_code == 200 and str(challenge.pk) in listing.content.decode()
+    change = reverse("admin:games_challenge_change", args=[challenge.pk])
+    assert admin.get(change).status_code == 200  # viewable
+    admin.post(change, {"seat": 0, "points": 99})
+    challenge.refresh_from_db()
+    assert challenge.seat == 2 and challenge.points != 99
+    assert admin.get(reverse("admin:games_challenge_add")).status_code == 403
+    # staff without the permission (an organizer) reach nothing of it
+    staff = logged_in(UserFactory(is_staff=True))
+    assert staff.get(reverse("admin:games_challenge_changelist")).status_code == 403
+    assert staff.get(change).status_code == 403
+    # a superuser may delete one (a leaderboard spammed)
+    delete = reverse("admin:games_challenge_delete", args=[challenge.pk])
+    assert admin.post(delete, {"post": "yes"}).status_code == 302
+    assert not Challenge.objects.filter(pk=challenge.pk).exists()
