@@ -143,7 +143,7 @@ class ChallengeAdmin(admin.ModelAdmin):
     list_display = ["id", "source", "player", "seat", "points", "created_at"]
     list_filter = ["seat"]
     search_fields = ["player__name", "source__match__table__name"]
-    fields = readonly_fields = ["source", "player", "seat", "match", "points", "created_at"]
+    fields = readonly_fields = ("source", "player", "seat", "match", "points", "created_at")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
