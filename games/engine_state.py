@@ -124,16 +124,24 @@ def _rebuild(match: Match, deal: Deal | None) -> MatchState:
         base=match.base_score,
         first_deal=match.first_deal,
     )
-    rows = Action.objects.filter(deal__match=match, deal__number__lte=match.current_deal)
+    # the deals first, then their actions by deal id: an index read whatever the planner's
+    # statistics say (joined to the deals, PostgreSQL without fresh statistics read the whole
+    # action log, every match's, to rebuild one match)
+    numbers = dict(
+        Deal.objects.filter(match=match, number__lte=match.current_deal).values_list("id", "number")
+    )
+    rows = Action.objects.filter(deal_id__in=list(numbers)) if numbers else Action.objects.none()
     if deal is not None:
-        rows = rows.exclude(deal__number=deal.number, seq__gt=deal.seq)
-    values = rows.order_by("deal__number", "seq").values_list(
-        "deal__number", "seq", "seat", "kind", "cards", "system", "extra"
+        rows = rows.exclude(deal_id=deal.pk, seq__gt=deal.seq)
+    values = sorted(
+        rows.values_list("deal_id", "seq", "seat", "kind", "cards", "system", "extra"),
+        key=lambda row: (numbers[row[0]], row[1]),
     )
     by_deal: dict[int, list[GameAction]] = {}
     try:
-        for number, _seq, seat, kind, cards, system, extra in values:
-            by_deal.setdefault(number, []).append(_action(game, seat, kind, cards, system, extra))
+        for deal_id, _seq, seat, kind, cards, system, extra in values:
+            action = _action(game, seat, kind, cards, system, extra)
+            by_deal.setdefault(numbers[deal_id], []).append(action)
         for number in range(1, match.current_deal + 1):
             engine.start_deal()
             for action in by_deal.get(number, []):
