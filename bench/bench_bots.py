@@ -6,7 +6,8 @@ For each game it runs ``luzi arena`` (search against heuristic, duplicated deals
 ``--hard-deals`` deals, with the thinking measured in CPU time (``--clock cpu``: the machine is
 shared), and prints each report: the search bot's mean points per deal above the heuristic's with
 the 95% interval, the deals it won, and its median and maximum think time per move. Logs go to
-``--logs`` (default ``bench-arena/``) so a long run stopped early can still be reported with
+``--logs`` (default ``bench/arena-logs/``, gzip-compressed; the logs of the figures in README.md
+are kept there) so a long run stopped early can still be reported with
 ``luzi arena --from-log``, and is carried on where it stopped when the benchmark runs again
 (``--resume``).
 
@@ -32,13 +33,13 @@ def main() -> int:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", default="fig")
-    parser.add_argument("--logs", default="bench-arena")
+    parser.add_argument("--logs", default=str(Path(__file__).parent / "arena-logs"))
     args = parser.parse_args()
     logs = Path(args.logs)
     logs.mkdir(parents=True, exist_ok=True)
     for game in args.games.split(","):
         for budget, deals in ((50, args.deals), (250, args.hard_deals)):
-            log = logs / f"{game}_{budget}.jsonl"
+            log = logs / f"{game}_{budget}.jsonl.gz"
             command = [
                 sys.executable, "-m", "engine", "arena", "--game", game, "--a", "search",
                 "--b", "heuristic", "--deals", str(deals), "--seed", args.seed,

@@ -17,12 +17,14 @@ interval.
 Deals are independent: ``--workers`` plays them in that many processes; a progress bar shows on
 a terminal. ``--log FILE`` appends one JSON line per deal as it finishes (a long run can be
 summarised from its log by ``--from-log FILE`` even if it was stopped, and carried on by
-``--resume``, which plays only the deals the log lacks and reports them all).
+``--resume``, which plays only the deals the log lacks and reports them all). A log whose name
+ends in ``.gz`` is kept gzip-compressed.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import os
@@ -31,7 +33,7 @@ import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import IO, Any, Literal, NoReturn
 
 from engine.errors import EngineError
 from engine.game import Bot, Game, UnknownGameError
@@ -297,9 +299,19 @@ def _text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _open_log(path: str, mode: Literal["r", "a"]) -> IO[str]:
+    """A log as text: gzip-compressed when its name ends in ``.gz`` (appending adds a gzip
+    member, which reading joins), so long runs can be kept small beside the code."""
+    if path.endswith(".gz"):
+        if mode == "a":
+            return gzip.open(path, "at", encoding="utf-8")
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, mode, encoding="utf-8")  # noqa: SIM115
+
+
 def _read_log(path: str) -> list[DealOutcome]:
     try:
-        with open(path, encoding="utf-8") as handle:
+        with _open_log(path, "r") as handle:
             lines = [line for line in handle if line.strip()]
     except OSError as exc:
         raise EngineError(f"cannot read the log {path}: {exc.strerror}") from None
@@ -333,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             outcomes = _resumed(args.log, args.deals) if args.resume else []
             done = {o.deal for o in outcomes}
-            log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
+            log = _open_log(args.log, "a") if args.log else None
             try:
                 for outcome in _progress(_run(args, done), args.deals - len(done)):
                     outcomes.append(outcome)

@@ -67,6 +67,20 @@ def test_a_resumed_run_plays_only_the_deals_its_log_lacks(tmp_path: Path) -> Non
     assert len(log.read_text().splitlines()) == 5
 
 
+def test_a_gzip_log_is_written_read_and_resumed(tmp_path: Path) -> None:
+    import gzip
+
+    args = ["arena", "--game", "xiaoluzi", "--a", "random", "--b", "heuristic", "--seed", "g"]
+    log = tmp_path / "run.jsonl.gz"
+    assert luzi(*args, "--deals", "2", "--log", str(log)).returncode == 0
+    resumed = luzi(*args, "--deals", "3", "--log", str(log), "--resume", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    with gzip.open(log, "rt", encoding="utf-8") as handle:  # two gzip members, read as one
+        assert sorted(json.loads(line)["deal"] for line in handle) == [1, 2, 3]
+    summary = luzi(*args, "--from-log", str(log), "--json")
+    assert json.loads(summary.stdout)["diff"] == json.loads(resumed.stdout)["diff"]
+
+
 def test_two_workers_give_the_same_points_as_one() -> None:
     args = ["arena", "--game", "shanghai_doudizhu", "--a", "random", "--b", "heuristic"]
     one = json.loads(luzi(*args, "--deals", "3", "--seed", "w", "--json").stdout)
