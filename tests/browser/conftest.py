@@ -44,12 +44,14 @@ def live_asgi(transactional_db: Any, settings: Any) -> Iterator[str]:
     from channels.routing import ProtocolTypeRouter
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-    from config.asgi import application, django_application
+    from config.asgi import application
+    from config.asgi_http import get_asgi_application
 
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    # the site's own HTTP handler, built now: its middleware reads the test's settings when built
     app = ProtocolTypeRouter(
         {
-            "http": ASGIStaticFilesHandler(django_application),  # no collectstatic needed
+            "http": ASGIStaticFilesHandler(get_asgi_application()),  # no collectstatic needed
             "websocket": application.application_mapping["websocket"],
         }
     )
