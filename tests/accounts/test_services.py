@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.utils import translation
 
 from accounts import services
@@ -20,8 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache() -> Iterator[None]:
-    cache.clear()
+def _english() -> Iterator[None]:
     with translation.override("en"):  # the messages below are matched in English
         yield
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -12,11 +11,6 @@ from tests.accounts.test_services import make_team
 from tests.games.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache() -> None:
-    cache.clear()
 
 
 def test_login_page_and_password_login(client: Client) -> None:

@@ -225,12 +225,10 @@ def test_every_push_shows_each_viewer_only_what_the_rules_let_them_see(game: str
     anonymous one get every change over their WebSocket, scanned for hidden cards."""
     from asgiref.sync import async_to_sync
     from channels.db import database_sync_to_async
-    from django.core.cache import cache
 
     from games.apis import action_as_text
     from tests.games.test_realtime import next_state, session_cookie, socket
 
-    cache.clear()
     table, _clients = four_people(game)
     services.match_start(table=table, seed=99, deals_per_match=1)
     users = {s.seat: s.player.user for s in table.seats.select_related("player__user")}

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -23,11 +22,6 @@ from tests.games.leakcheck import assert_no_leak
 from tests.games.queued import record_queued
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_presence() -> None:
-    cache.clear()  # presence counts of earlier tests (table ids come again)
 
 
 def seated_table(people: tuple[int, ...] = tuple(range(6))) -> tuple[Table, dict[int, Any]]:

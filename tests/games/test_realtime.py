@@ -12,7 +12,6 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
 from django.test import Client
 
 from config.asgi import application
@@ -23,12 +22,6 @@ from tests.games.leakcheck import assert_no_leak
 from tests.games.test_apis import _first_legal, people_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_presence() -> None:
-    """Presence counts from earlier tests (table ids come again) are forgotten."""
-    cache.clear()
 
 
 def session_cookie(user: Any) -> bytes:
