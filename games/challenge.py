@@ -125,6 +125,8 @@ def _settle(sender: type[Deal], instance: Deal, **kwargs: Any) -> None:
         return
     if fields is not None and "points" not in fields:
         return
+    if Deal.match.is_cached(instance) and instance.match.first_deal is None:
+        return  # a challenge's match deals its first deal as the source deal was dealt
     for challenge in Challenge.objects.filter(match_id=instance.match_id, points__isnull=True):
         points = instance.points or []
         if challenge.seat < len(points):

@@ -47,16 +47,13 @@ def token_of(match: Match, deal: Deal | None) -> Token:
     return version_of(match, deal)
 
 
-#: The fields of an action's JSON that have columns of their own in the log.
-_COLUMNS = ("kind", "seat", "cards", "system")
-
-
 def action_row_values(action: GameAction) -> tuple[int, str, str, bool, str]:
     """An action as the log stores it: seat, kind, cards, system and the rest as JSON text."""
-    data = action.to_json()
-    rest = {k: v for k, v in data.items() if k not in _COLUMNS}
-    extra = json.dumps(rest, ensure_ascii=False, sort_keys=True) if rest else ""
-    return data["seat"], data["kind"], data.get("cards", ""), action.system, extra
+    data = action.to_json()  # the caller's own dict: taken apart in place
+    seat, kind, cards = data.pop("seat"), data.pop("kind"), data.pop("cards", "")
+    data.pop("system", None)
+    extra = json.dumps(data, ensure_ascii=False, sort_keys=True) if data else ""
+    return seat, kind, cards, action.system, extra
 
 
 def _action(

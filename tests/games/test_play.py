@@ -399,6 +399,28 @@ def test_an_all_bot_table_keeps_its_pause_between_deals(
         assert [q.short() for q in sent] == [("deal_start", (match.pk, 2), {"countdown": 5})]
 
 
+@pytest.mark.parametrize("person", [False, True])
+def test_only_a_deal_that_bots_alone_play_commits_without_waiting_for_the_disk(
+    person: bool,
+) -> None:
+    """A simulation's deal need not wait for the disk (the watchdog plays again what a database
+    crash loses); a deal at a table where a person sits always does, even when the bots play it
+    whole for them while they are away (autoplay)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("synchronous_commit is PostgreSQL's")
+    table = human_table() if person else bot_table()
+    match = services.match_start(table=table, seed=4, bot_delay_ms=0, autoplay=person)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone() == ("on",)
+    # the test's own transaction is still open: a SET LOCAL made by the service shows here
+    assert services.bot_deal_play(match_id=match.pk, number=1)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone() == (("on",) if person else ("off",))
+    assert Deal.objects.get(match=match, number=1).status == Deal.Status.FINISHED
+
+
 @pytest.mark.django_db(transaction=True)
 def test_every_write_locks_the_match_row_before_the_deal_row() -> None:
     """One lock order everywhere: a transaction waiting for a deal row already holds its match,
