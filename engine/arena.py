@@ -18,7 +18,9 @@ Deals are independent: ``--workers`` plays them in that many processes; a progre
 a terminal. ``--log FILE`` appends one JSON line per deal as it finishes (a long run can be
 summarised from its log by ``--from-log FILE`` even if it was stopped, and carried on by
 ``--resume``, which plays only the deals the log lacks and reports them all). A log whose name
-ends in ``.gz`` is kept gzip-compressed.
+ends in ``.gz`` is kept gzip-compressed. A run killed while writing leaves its log cut short (a
+gzip member without its end, or half a line): reading keeps every whole deal, and ``--resume``
+writes the log again whole before it appends.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import os
 import statistics
 import sys
 import time
+import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Literal, NoReturn
@@ -299,35 +302,71 @@ def _text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _open_log(path: str, mode: Literal["r", "a"]) -> IO[str]:
-    """A log as text: gzip-compressed when its name ends in ``.gz`` (appending adds a gzip
-    member, which reading joins), so long runs can be kept small beside the code."""
-    if path.endswith(".gz"):
-        if mode == "a":
-            return gzip.open(path, "at", encoding="utf-8")
-        return gzip.open(path, "rt", encoding="utf-8")
+def _open_log(path: str, mode: Literal["a", "w"], *, gz: bool) -> IO[str]:
+    """A log to write, as text: gzip-compressed when ``gz`` (logs named ``*.gz``; appending
+    adds a gzip member, which reading joins), so long runs can be kept small beside the code."""
+    if gz:
+        return gzip.open(path, "at" if mode == "a" else "wt", encoding="utf-8")
     return open(path, mode, encoding="utf-8")  # noqa: SIM115
 
 
-def _read_log(path: str) -> list[DealOutcome]:
+def _log_lines(path: str) -> tuple[list[str], bool]:
+    """The whole lines of the log at ``path``, and whether it was cut short (its writer killed:
+    the last gzip member lacks its end, or the last line its newline)."""
     try:
-        with _open_log(path, "r") as handle:
-            lines = [line for line in handle if line.strip()]
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as exc:
         raise EngineError(f"cannot read the log {path}: {exc.strerror}") from None
+    cut = False
+    if path.endswith(".gz"):
+        parts: list[bytes] = []
+        while data:
+            member = zlib.decompressobj(wbits=31)  # one gzip member; appending adds another
+            try:
+                parts.append(member.decompress(data))
+            except zlib.error:
+                raise EngineError(f"{path} is not a gzip-compressed arena log") from None
+            if not member.eof:  # flushed line by line, but never closed
+                cut = True
+                break
+            data = member.unused_data
+        data = b"".join(parts)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EngineError(f"{path} is not an arena log (one JSON object per deal)") from None
+    if text and not text.endswith("\n"):
+        text, cut = text[: text.rfind("\n") + 1], True
+    return [line for line in text.splitlines() if line.strip()], cut
+
+
+def _outcomes(path: str, lines: list[str]) -> list[DealOutcome]:
     try:
         return [DealOutcome.from_json(json.loads(line)) for line in lines]
     except (ValueError, KeyError, TypeError, AttributeError):
         raise EngineError(f"{path} is not an arena log (one JSON object per deal)") from None
 
 
+def _read_log(path: str) -> list[DealOutcome]:
+    return _outcomes(path, _log_lines(path)[0])
+
+
 def _resumed(path: str, deals: int) -> list[DealOutcome]:
     """The deals 1..``deals`` that the log at ``path`` already holds (none if it is absent),
-    each once."""
+    each once. A log cut short is first written again with its whole lines, so that what is
+    appended next follows a whole log."""
     if not os.path.exists(path):
         return []
+    lines, cut = _log_lines(path)
+    outcomes = _outcomes(path, lines)
+    if cut:
+        temporary = f"{path}.{os.getpid()}.tmp"
+        with _open_log(temporary, "w", gz=path.endswith(".gz")) as handle:
+            handle.writelines(line + "\n" for line in lines)
+        os.replace(temporary, path)
     kept: dict[int, DealOutcome] = {}
-    for outcome in _read_log(path):
+    for outcome in outcomes:
         if 1 <= outcome.deal <= deals:
             kept.setdefault(outcome.deal, outcome)
     return list(kept.values())
@@ -345,7 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             outcomes = _resumed(args.log, args.deals) if args.resume else []
             done = {o.deal for o in outcomes}
-            log = _open_log(args.log, "a") if args.log else None
+            log = _open_log(args.log, "a", gz=args.log.endswith(".gz")) if args.log else None
             try:
                 for outcome in _progress(_run(args, done), args.deals - len(done)):
                     outcomes.append(outcome)

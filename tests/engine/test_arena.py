@@ -81,6 +81,40 @@ def test_a_gzip_log_is_written_read_and_resumed(tmp_path: Path) -> None:
     assert json.loads(summary.stdout)["diff"] == json.loads(resumed.stdout)["diff"]
 
 
+@pytest.mark.parametrize("name", ["run.jsonl", "run.jsonl.gz"])
+def test_a_log_cut_short_by_a_killed_run_keeps_its_whole_deals_and_resumes(
+    tmp_path: Path, name: str
+) -> None:
+    """A run killed while writing leaves its last gzip member without its end (the log is
+    flushed line by line, closed only at the end), or half a line: the whole deals before it
+    are reported, and --resume plays the rest and leaves a whole log."""
+    import gzip
+    import zlib
+
+    args = ["arena", "--game", "xiaoluzi", "--a", "random", "--b", "heuristic", "--seed", "k"]
+    log = tmp_path / name
+    assert luzi(*args, "--deals", "2", "--log", str(log)).returncode == 0
+    third = json.loads(luzi(*args, "--deals", "3", "--json", "--log", str(tmp_path / "x")).stdout)
+    line = (tmp_path / "x").read_text().splitlines()[2] + "\n"
+    with log.open("ab") as handle:
+        if name.endswith(".gz"):  # deal 3 written and flushed, then the process killed
+            writer = zlib.compressobj(wbits=31)
+            handle.write(writer.compress(line.encode()) + writer.flush(zlib.Z_SYNC_FLUSH))
+        else:  # killed in the middle of deal 3's line
+            handle.write(line[:20].encode())
+    kept = luzi(*args, "--from-log", str(log), "--json")
+    assert kept.returncode == 0, kept.stderr
+    assert json.loads(kept.stdout)["deals"] == (3 if name.endswith(".gz") else 2)
+    resumed = luzi(*args, "--deals", "4", "--log", str(log), "--resume", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    whole = json.loads(luzi(*args, "--deals", "4", "--json").stdout)
+    assert json.loads(resumed.stdout)["diff"] == whole["diff"]
+    assert third["deals"] == 3
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(log, "rt", encoding="utf-8") as handle:  # a whole log again
+        assert sorted(json.loads(line)["deal"] for line in handle) == [1, 2, 3, 4]
+
+
 def test_two_workers_give_the_same_points_as_one() -> None:
     args = ["arena", "--game", "shanghai_doudizhu", "--a", "random", "--b", "heuristic"]
     one = json.loads(luzi(*args, "--deals", "3", "--seed", "w", "--json").stdout)
