@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -194,8 +195,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> NoReturn:
-    """Entry point of the console script."""
-    sys.exit(main())
+    """Entry point of the console script. Output cut off by its reader (``luzi arena | head``)
+    ends the command quietly, with status 1, as a closed pipe ends other Unix commands."""
+    try:
+        status = main()
+        sys.stdout.flush()  # inside the try: a closed pipe shows at the last write
+    except BrokenPipeError:
+        # Python would flush stdout again on exit and print the same error: send it nowhere
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+    sys.exit(status)
 
 
 __all__ += ["format_cards", "run"]

@@ -175,3 +175,22 @@ def test_a_log_that_is_not_an_arena_log_is_refused(tmp_path: Path) -> None:
     bad.write_text('{"hello": 1}\n')
     out = luzi("arena", "--from-log", str(bad))
     assert out.returncode == 2 and "not an arena log" in out.stderr
+
+
+def test_output_cut_off_by_its_reader_ends_quietly() -> None:
+    """``luzi arena ... | head -1``: the reader goes away before the report is written; the
+    command ends with status 1 and no traceback."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write to the pipe now fails (EPIPE)
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "engine", "arena", "--game", "xiaoluzi", "--a", "random",
+             "--b", "heuristic", "--deals", "2", "--seed", "p"],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=300, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert out.returncode == 1
+    assert out.stderr == ""
