@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
 from tournaments import services
 from tournaments.demo import EVENT_NAME, MEET_SLUG
+from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event, Round
 from tournaments.running import round_run, round_tables_start
 
 
-class Command(BaseCommand):
+class Command(LuziCommand):
     help = (
         "Let the system's bots play the demo event's first rounds on the Celery workers, one "
         "after the other, so the demo's tables and standings fill in live. Needs `load_demo`."

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.exceptions import ApplicationError
 from tournaments.importing import ImportPlan
+from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event
 from tournaments.services import event_import, event_import_plan
 
@@ -19,7 +20,7 @@ def _row_problem(row: int, message: str) -> str:
     return _("row %(row)d: %(message)s") % {"row": row, "message": message}
 
 
-class Command(BaseCommand):
+class Command(LuziCommand):
     help = (
         "Import players and teams into an event from a .csv or .xlsx file (columns: name/姓名, "
         "unit/部门, optional team/队伍 and employee number/工号). Nothing is written unless the "

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from config.exceptions import ApplicationError
 from tournaments.demo import demo_load
+from tournaments.management.commands._base import LuziCommand
 
 
-class Command(BaseCommand):
+class Command(LuziCommand):
     help = "Load the demo staff sports meet (units, players, teams, a 大怪路子 event) and accounts."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any, TextIO, cast
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
+from tournaments.management.commands._base import LuziCommand
 from tournaments.management.commands._progress import ProgressBar
 from tournaments.models import Round
 from tournaments.running import round_run
 
 
-class Command(BaseCommand):
+class Command(LuziCommand):
     help = (
         "Start every online table of a confirmed round on the Celery workers and wait, with a "
         "progress bar, until all their matches finish; then complete the round."

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO, cast
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
+from tournaments.management.commands._base import LuziCommand
 from tournaments.management.commands._progress import ProgressBar
 from tournaments.running import event_simulate
 
@@ -20,7 +21,7 @@ def _positive(text: str) -> int:
     return value
 
 
-class Command(BaseCommand):
+class Command(LuziCommand):
     help = (
         "Create a throw-away event with bot teams, pair and run every round on the Celery "
         "workers, and print a summary (matches, deals, actions, escapes, wall time)."

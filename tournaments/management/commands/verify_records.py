@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.audit import matches_audit
 from games.models import Match
+from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event
 
 
-class Command(BaseCommand):
+class Command(LuziCommand):
     help = (
         "Replay every stored deal record with the rules engine and check it reproduces the stored "
         "result, finishing order, points and levels. Exit 1 if anything differs."
