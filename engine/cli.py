@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the registered games, their seats and options")
     games.add_argument("--json", action="store_true", help="print one JSON object")
     games.set_defaults(handler=_games)
+    # listed for --help only: ``luzi arena ...`` is run by engine.arena before this parser
+    sub.add_parser(
+        "arena", help="two bot kinds play duplicated deals of any game (luzi arena --help)"
+    )
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser

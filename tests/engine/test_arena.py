@@ -194,3 +194,9 @@ def test_output_cut_off_by_its_reader_ends_quietly() -> None:
         os.close(write_end)
     assert out.returncode == 1
     assert out.stderr == ""
+
+
+def test_the_arena_is_listed_in_the_command_lines_help() -> None:
+    out = luzi("--help")
+    assert out.returncode == 0
+    assert "arena" in out.stdout and "duplicated deals" in out.stdout
