@@ -124,9 +124,14 @@ def _rebuild(match: Match, deal: Deal | None) -> MatchState:
     # the deals first, then their actions by deal id: an index read whatever the planner's
     # statistics say (joined to the deals, PostgreSQL without fresh statistics read the whole
     # action log, every match's, to rebuild one match)
-    numbers = dict(
-        Deal.objects.filter(match=match, number__lte=match.current_deal).values_list("id", "number")
-    )
+    if match.current_deal > 1 or (deal is not None and deal.seq > 0):
+        numbers = dict(
+            Deal.objects.filter(match=match, number__lte=match.current_deal).values_list(
+                "id", "number"
+            )
+        )
+    else:  # no action yet (a match's first deal just dealt, as a worker first meets it)
+        numbers = {}
     rows = Action.objects.filter(deal_id__in=list(numbers)) if numbers else Action.objects.none()
     if deal is not None:
         rows = rows.exclude(deal_id=deal.pk, seq__gt=deal.seq)

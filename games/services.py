@@ -215,23 +215,16 @@ def match_start(
         raise ApplicationError(_("Base score, deals per match and turn time must be at least 1."))
     options = dict(rule_options or {})
     options.pop("deals_per_match", None)
+    game = engine_state.game_of(table)
     try:
-        engine_state.game_of(table).options_from_json(
-            {**options, "deals_per_match": deals_per_match}
-        )
+        rules = game.options_from_json({**options, "deals_per_match": deals_per_match})
     except EngineError as exc:
         raise ApplicationError(
             _("Bad rule options: %(error)s") % {"error": engine_message(exc)}
         ) from None
-    try:
-        engine = engine_state.game_of(table).new_match(
-            seed=0,
-            options=engine_state.game_of(table).options_from_json(
-                {**options, "deals_per_match": deals_per_match}
-            ),
-            base=base_score,
-            first_deal=first_deal,
-        )
+    seed = secrets.randbits(62) if seed is None else seed
+    try:  # the match's own engine: what the rows below name (no replay of an empty match)
+        engine = game.new_match(seed=seed, options=rules, base=base_score, first_deal=first_deal)
     except EngineError as exc:
         raise ApplicationError(
             _("Bad first deal: %(error)s") % {"error": engine_message(exc)}
@@ -245,7 +238,7 @@ def match_start(
         rule_options=options,
         deals_per_match=deals_per_match,
         base_score=base_score,
-        seed=secrets.randbits(62) if seed is None else seed,
+        seed=seed,
         status=Match.Status.PLAYING,
         autoplay=autoplay,
         turn_seconds=turn_seconds,
@@ -258,7 +251,7 @@ def match_start(
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
     seats = list(TableSeat.objects.filter(table=table).select_related("player"))
-    locked = _Locked(match, None, engine_state.engine_match(match, None), seats)
+    locked = _Locked(match, None, engine, seats)
     _deal_next(locked)
     _commit(locked)
     return match
