@@ -357,3 +357,18 @@ def test_doudizhu_worlds_give_a_landlord_who_declared_no_more_of_that_rank(seed:
         assert mine == Counter(c for p in deal.declared for c in p.cards)
         world = doudizhu_world(deal, farmer, random.Random(n))
         search.rollout(world)  # the rules accept every play of the imagined deal
+
+
+def test_doudizhu_thinks_at_most_its_ceiling_whatever_the_budget() -> None:
+    """上海斗地主's search measured weaker with 250 ms than with 50 ms (docs/bots.md): asked for
+    250 ms, it stops after 50, as the 50 ms bot does; the other games use their whole budget."""
+    state, seat = searching_state("shanghai_doudizhu")
+    game = get_game("shanghai_doudizhu")
+    asked, capped = FakeClock(step=0.001), FakeClock(step=0.001)
+    SearchBot(game, seed=1, budget_ms=250, clock=asked).act(state, seat)
+    SearchBot(game, seed=1, budget_ms=50, clock=capped).act(state, seat)
+    assert asked.now == capped.now and 0.05 <= asked.now < 0.07
+    daguai_state, daguai_seat = searching_state("daguai")
+    clock = FakeClock(step=0.001)
+    SearchBot(get_game("daguai"), seed=1, budget_ms=250, clock=clock).act(daguai_state, daguai_seat)
+    assert clock.now >= 0.25
