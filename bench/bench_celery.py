@@ -17,7 +17,7 @@ It uses its own database and broker unless told otherwise, e.g. with PostgreSQL 
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/luzi_bench \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/1 .venv/bin/python bench/bench_celery.py
-    .venv/bin/python bench/bench_celery.py --tables 8 --json      # SQLite + filesystem broker
+    .venv/bin/python bench/bench_celery.py --tables 8 --json      # SQLite + the embedded broker
     .venv/bin/python bench/bench_celery.py --game shanghai_doudizhu   # tables of four
 
 A PostgreSQL database named by DATABASE_URL is created when it does not exist yet.
@@ -214,7 +214,7 @@ def main() -> None:
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
         "database": django.db.connection.vendor,
-        "broker": os.environ.get("CELERY_BROKER_URL", "filesystem (default)").split(":")[0],
+        "broker": os.environ.get("CELERY_BROKER_URL", "embedded sqlite (default)").split(":")[0],
         "all_bot_tables": args.tables,
         "all_bot_deals": deals,
         "all_bot_seconds": round(seconds, 2),
