@@ -158,11 +158,31 @@ def _record_game(argv: Sequence[str]) -> str | None:
     return game if isinstance(game, str) and game in _GAME_CLI_MODULES else None
 
 
+def stdout_closed_by_reader() -> int:
+    """What a command does when its reader went away (``luzi arena | head``: a BrokenPipeError):
+    stdout is sent nowhere, so Python's own flush at exit prints no second error, and the
+    status is 1, as the Python documentation advises. Shared by ``luzi`` and the site's
+    management commands."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status.
+    """Run the command line; returns the exit status (the console script's entry point).
 
     ``--game KEY`` chooses the game (default 大怪路子); other games have command lines of their own.
+    Output cut off by its reader ends the command quietly with status 1.
     """
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # inside the try: a closed pipe shows at the last write
+    except BrokenPipeError:
+        return stdout_closed_by_reader()
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["arena"]:  # every game's: ``--game`` chooses the game, not the command line
         from engine.arena import main as arena_main
@@ -194,22 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (EngineError, CommandError) as exc:
         print(f"luzi {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
 
 
 def run() -> NoReturn:
-    """Entry point of the console script. Output cut off by its reader (``luzi arena | head``)
-    ends the command quietly, with status 1, as a closed pipe ends other Unix commands."""
-    try:
-        status = main()
-        sys.stdout.flush()  # inside the try: a closed pipe shows at the last write
-    except BrokenPipeError:
-        # Python would flush stdout again on exit and print the same error: send it nowhere
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(1)
-    sys.exit(status)
+    """Entry point of ``python -m engine``."""
+    sys.exit(main())
 
 
-__all__ += ["format_cards", "run"]
+__all__ += ["format_cards", "run", "stdout_closed_by_reader"]

@@ -476,5 +476,3 @@ def main(argv: Sequence[str]) -> int:
         message = " ".join(str(exc).split())
         print(f"luzi {args.command}: error: {message}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 0

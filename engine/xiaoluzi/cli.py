@@ -263,8 +263,6 @@ def main(argv: Sequence[str]) -> int:
     except (EngineError, CommandError) as exc:
         print(f"luzi {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
 
 
 # -- plays -------------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ is told in a sentence (exit status 2), never with a traceback; output cut off by
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -12,6 +11,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.utils.translation import gettext as _
+
+from engine.cli import stdout_closed_by_reader
 
 
 def _unapplied_migrations() -> int | None:
@@ -65,7 +66,4 @@ class LuziCommand(BaseCommand):
             super().run_from_argv(argv)
             sys.stdout.flush()  # inside the try: a closed pipe shows at the last write
         except BrokenPipeError:
-            # Python would flush stdout again on exit and print the same error: send it nowhere
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(1)
+            sys.exit(stdout_closed_by_reader())
