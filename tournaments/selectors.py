@@ -29,7 +29,9 @@ from tournaments.models import (
     RoundEntry,
     Team,
     TeamMember,
+    Unit,
 )
+from tournaments.sorting import natural_key
 from tournaments.standings import (
     MatchResult,
     MeetStanding,
@@ -88,7 +90,12 @@ def meets_for_home(user: User | AnonymousUser) -> QuerySet[Meet]:
     visible = events_visible_to(user)
     events = (
         Event.objects.filter(pk__in=visible.values("pk"))
-        .annotate(team_count=Count("teams", distinct=True))
+        .annotate(
+            team_count=Count("teams", distinct=True),
+            player_count=Count(
+                "registrations", filter=Q(registrations__withdrawn=False), distinct=True
+            ),
+        )
         .order_by("name")
     )
     return (
@@ -106,6 +113,23 @@ def event_teams(*, event: Event) -> QuerySet[Team]:
         .prefetch_related(Prefetch("members", queryset=members))
         .order_by("unit__name", "name")
     )
+
+
+def event_players(*, event: Event) -> list[tuple[Player, str, bool]]:
+    """Return an individual event's registered players as (player, unit name, withdrawn), by unit
+    then name (the unit being the first the player belongs to, as standings count it)."""
+    units = player_units(event)
+    names = dict(
+        Unit.objects.filter(pk__in={u for u in units.values() if u is not None}).values_list(
+            "pk", "name"
+        )
+    )
+    rows = [
+        (reg.player, names.get(units.get(reg.player_id) or 0, ""), reg.withdrawn)
+        for reg in Registration.objects.filter(event=event).select_related("player")
+    ]
+    rows.sort(key=lambda row: (natural_key(row[1]), natural_key(row[0].name), row[0].pk))
+    return rows
 
 
 # --- Standings ------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
     STANDINGS_CACHE_SECONDS,
     STANDINGS_KINDS,
+    event_players,
     event_results_version,
     event_standings_cache_key,
     event_standings_rows_cached,
@@ -63,18 +64,29 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
-    teams = sorted(
-        event_teams(event=event),
-        key=lambda team: (natural_key(team.unit.name if team.unit else ""), natural_key(team.name)),
-    )
+    if event.is_individual:  # players play for themselves: list them, not (no) teams
+        teams: list[Team] = []
+        players = event_players(event=event)
+        player_count = sum(1 for _player, _unit, withdrawn in players if not withdrawn)
+    else:
+        teams = sorted(
+            event_teams(event=event),
+            key=lambda team: (
+                natural_key(team.unit.name if team.unit else ""),
+                natural_key(team.name),
+            ),
+        )
+        players = []
+        player_count = sum(len(t.members.all()) for t in teams)
     return render(
         request,
         "tournaments/event_detail.html",
         {
             "event": event,
             "teams": teams,
+            "players": players,
             "rounds": list(event.rounds.exclude(status=Round.Status.DRAFT).order_by("number")),
-            "player_count": sum(len(t.members.all()) for t in teams),
+            "player_count": player_count,
             "tie_breaks": event.tie_break_labels(),
             "is_organizer": event_is_organizer(event=event, user=request.user),
         },

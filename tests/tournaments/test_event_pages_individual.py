@@ -1,0 +1,56 @@
+"""The event page and the home page of an individual event (issue 26): they count and list the
+registered players, not the event's (absent) teams."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Table
+from tests.games.factories import PlayerFactory
+from tests.tournaments.factories import EventFactory, UnitFactory
+from tournaments import services
+from tournaments.models import Registration
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("game", ["xiaoluzi", "shanghai_doudizhu"])
+def test_an_individual_event_page_lists_its_players_by_unit(game: str) -> None:
+    event = EventFactory(game=game, table_mode=Table.Mode.ONLINE)
+    units = [UnitFactory(name="研发部"), UnitFactory(name="财务部")]
+    people = [PlayerFactory(name=f"选手{i:02d}") for i in range(8)]
+    for i, player in enumerate(people):
+        services.membership_ensure(player=player, unit=units[i % 2])
+    services.registration_ensure(event=event, players=people)
+    Registration.objects.filter(event=event, player=people[7]).update(withdrawn=True)
+
+    page = Client().get(f"/events/{event.pk}/").content.decode()
+    assert "7 名选手" in page
+    assert "支队伍" not in page and "尚无报名队伍" not in page
+    for person in people:
+        assert person.name in page
+    assert "研发部" in page and "财务部" in page
+    assert "已退赛" in page  # the withdrawn player is marked
+
+    home = Client().get("/").content.decode()
+    assert "7 名选手" in home
+    assert "0 支队伍" not in home
+
+
+@pytest.mark.parametrize("game", ["xiaoluzi", "shanghai_doudizhu"])
+def test_an_individual_event_without_players_says_so(game: str) -> None:
+    event = EventFactory(game=game)
+    page = Client().get(f"/events/{event.pk}/").content.decode()
+    assert "尚无报名选手" in page
+    assert "尚无报名队伍" not in page
+    english = Client()
+    english.cookies["django_language"] = "en"
+    assert "No players registered yet." in english.get(f"/events/{event.pk}/").content.decode()
+
+
+def test_a_team_event_page_still_counts_teams_and_players() -> None:
+    event = EventFactory(game="daguai")
+    page = Client().get(f"/events/{event.pk}/").content.decode()
+    assert "0 支队伍 · 0 名选手" in page
+    assert "尚无报名队伍" in page
