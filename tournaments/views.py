@@ -311,11 +311,8 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
             }
             note["escape"] = True
         else:
-            before, after = result.get("levels_before") or {}, result.get("levels") or {}
-            note["levels"] = (
-                f"{before.get('A', '')}:{before.get('B', '')} → {after.get('A', '')}:"
-                f"{after.get('B', '')}"
-            )
+            note["levels_before"] = result.get("levels_before") or {}
+            note["levels_after"] = result.get("levels") or {}
             note["text"] = levels_why(result, team_names)
         notes.setdefault(deal.match_id, []).append(note)
     for match in Match.objects.filter(pk__in=match_ids, left_seat__isnull=False):
@@ -344,6 +341,22 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
             }
         )
     return notes
+
+
+def _team_note(note: dict[str, Any], side: str) -> dict[str, Any]:
+    """A deal's note as the team page says it: the team's own points and level first, then the
+    opponent's, as the match line above it does."""
+    other = "B" if side == "A" else "A"
+    mine = dict(note)
+    mine["points"] = note["points_a"] if side == "A" else note["points_b"]
+    mine["opponent_points"] = note["points_b"] if side == "A" else note["points_a"]
+    if "levels_after" in note:
+        before, after = note["levels_before"], note["levels_after"]
+        mine["levels"] = (
+            f"{before.get(side, '')} : {before.get(other, '')} → "
+            f"{after.get(side, '')} : {after.get(other, '')}"
+        )
+    return mine
 
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -399,7 +412,10 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "theirs": _ladder_svg_points(theirs),
                 "deals": len(steps) - 1 if steps else 0,
                 "ticks": _ladder_ticks(steps),
-                "notes": deals.get(tally.match_id, []) if tally and tally.match_id else [],
+                "notes": [
+                    _team_note(note, side)
+                    for note in (deals.get(tally.match_id, []) if tally and tally.match_id else [])
+                ],
             }
         )
     byes = team.round_entries.filter(pairing__isnull=True).select_related("round")

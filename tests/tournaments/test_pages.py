@@ -3,6 +3,8 @@ message, never a server error."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -363,3 +365,30 @@ def test_a_team_page_explains_leaving_between_deals(world) -> None:
     page = _client().get(f"/teams/{other.team_b_id}/").content.decode()
     left = other.table.seats.get(seat=5).player.name
     assert f"{left}（{other.team_b.name}）在两局之间离开牌桌" in page
+
+
+def test_a_team_page_says_every_score_in_one_order_the_team_first(world) -> None:
+    # Issue 26: the match line was the team's own score first ("-3 : 3") while each deal line was
+    # side A first ("3 : -3"); both now put the team first, labelled with the teams' names.
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).first()
+    s = result_submit(
+        pairing=other, user=world["organizer"], first_dealer=0, deals=[{"finish": [0, 2, 4]}]
+    )
+    result_confirm(submission=s, user=world["second"])
+    other.tally.refresh_from_db()
+    mine, theirs = other.tally.points_b, other.tally.points_a
+    assert mine != theirs
+    page = _client().get(f"/teams/{other.team_b_id}/").content.decode()
+    line = re.search(r'<span class="score-line">(.*?)</span>', page, re.S)
+    assert line is not None
+    assert re.sub(r"<[^>]+>|\s+", " ", line.group(1)).split() == [
+        other.team_b.name,
+        str(mine),
+        ":",
+        str(theirs),
+        other.team_a.name,
+    ]
+    deal = re.search(r'<ol class="deal-notes"><li[^>]*><b>[^<]*</b> (-?\d+) : (-?\d+)', page)
+    assert deal is not None
+    assert (int(deal.group(1)), int(deal.group(2))) == (mine, theirs)
+    assert "2 : 2 → 2 : 3" in page  # B's level first: side A (the dealer) went up to 3
