@@ -28,6 +28,7 @@ from config.auth import acting_user
 from config.converters import MAX_ID
 from config.exceptions import ApplicationError
 from config.health import check_broker, stall_seconds, stalled_tables
+from engine.duplicate import first_dealer
 from games import presence
 from games.models import TableSeat
 from tournaments import results as results_services
@@ -631,10 +632,20 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             "choices": sheets.form_choices(),
             "preview": preview,
             "sheet": sheet,
-            "form": request.POST if request.method == "POST" else {},
+            "form": request.POST if request.method == "POST" else _sheet_defaults(event, p),
             "is_organizer": True,
         },
     )
+
+
+def _sheet_defaults(event: Event, pairing: Pairing) -> dict[str, str]:
+    """What a new sheet starts from: in a duplicate round, the first dealer printed on the deal
+    sheets (the round's seed chose it; the preview of deal 1 scores with it)."""
+    seed = pairing.round.deal_seed
+    if not event.duplicate or seed is None:
+        return {}
+    dealer = first_dealer(event.game, int(seed))
+    return {} if dealer is None else {"first_dealer": str(dealer)}
 
 
 @login_required

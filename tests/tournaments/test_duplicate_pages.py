@@ -209,3 +209,37 @@ def test_simulate_event_plays_a_duplicate_event(game: str, size: tuple[str, str]
 
 def test_simulate_event_refuses_bad_duplicate_input() -> None:
     assert run("simulate_event", "--duplicate", "--teams", "1")[0] == 2
+
+
+def test_the_result_form_of_a_duplicate_table_starts_from_the_deal_sheets_first_dealer() -> None:
+    # Issue 26: the deal sheet said "第一副的庄家是 5 号座位" while the form defaulted 首局庄家 to
+    # seat 0, and the preview scored deal 1 with the wrong dealer.
+    from engine.duplicate import first_dealer
+
+    event = EventFactory(game="daguai", duplicate=True, table_mode=Table.Mode.OFFLINE)
+    for unit in (UnitFactory(), UnitFactory()):
+        TeamFactory(event=event, unit=unit)
+    referee = UserFactory()
+    services.event_organizer_add(event=event, user=referee)
+    round = services.round_create_paired(event=event, confirm=True)
+    # a seed whose first dealer is not seat 0, the form's old default
+    seed = next(s for s in range(1, 100) if first_dealer("daguai", s) not in (None, 0))
+    Round.objects.filter(pk=round.pk).update(deal_seed=seed)
+    round.refresh_from_db()
+    services.round_start(round=round)
+    client = Client()
+    client.force_login(referee)
+    sheets = client.get(reverse("tournaments:deal_sheets", args=[event.pk, round.number]))
+    round.refresh_from_db()
+    assert round.deal_seed == seed
+    dealer = first_dealer("daguai", seed)
+    assert dealer is not None
+    assert f"第一副的庄家是 {dealer} 号座位" in sheets.content.decode()
+    pairing = round.pairings.get()
+    page = client.get(reverse("tournaments:table_result", args=[event.pk, pairing.pk]))
+    chosen = re.search(
+        r'<select name="first_dealer"[^>]*>.*?<option value="(\d)" selected',
+        page.content.decode(),
+        re.S,
+    )
+    assert chosen is not None and int(chosen.group(1)) == dealer
