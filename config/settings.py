@@ -40,7 +40,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "accounts",
-    "axes",  # password login throttling (config/auth.py)
+    "config.apps.AxesConfig",  # django-axes: password login throttling (config/auth.py)
 ]
 
 MIDDLEWARE = [

@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
+from engine.registry import registered_games
 from games.models import Action, Challenge, Deal, FigureStep, Match, Player, Table, TableSeat
 
 
@@ -45,12 +48,31 @@ class MatchInline(admin.TabularInline):
         return False
 
 
+class GameFilter(admin.SimpleListFilter):
+    """The tables of one game, each game by its name (the stored value is the registry's key)."""
+
+    title = _("game")
+    parameter_name = "game"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(game.key, game.name_zh) for game in registered_games()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Table]) -> QuerySet[Table]:
+        value = self.value()
+        return queryset.filter(game=value) if value else queryset
+
+
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["name", "game", "mode", "status", "created_at"]
-    list_filter = ["game", "mode", "status"]
+    list_display = ["name", "game_name", "mode", "status", "created_at"]
+    list_filter = [GameFilter, "mode", "status"]
     search_fields = ["name", "seats__player__name"]
     inlines = [TableSeatInline, MatchInline]
+
+    @admin.display(description=_("game"), ordering="game")
+    def game_name(self, table: Table) -> str:
+        names = {game.key: game.name_zh for game in registered_games()}
+        return names.get(table.game, table.game)
 
 
 class DealInline(admin.TabularInline):

@@ -1,7 +1,8 @@
 """The round log's details in the reader's language.
 
 The services write each detail once, as a short English note with figures ("online matches
-started: 8", "Swiss: 8 tables, bye: 研发一队", "table 3 v2: wrong order"); the dashboard shows it
+started: 8", "Swiss: 8 tables, bye: 研发一队", "Swiss: 4 tables, unavoidable repeated tablemates:
+2", "table 3 v2: wrong order"); the dashboard shows it
 in the language of the page. A note of another form is shown as written.
 """
 
@@ -20,8 +21,12 @@ _STARTED = re.compile(r"online matches started: (\d+)")
 _PAIRED = re.compile(
     r"(?P<format>[^:]+): (?P<tables>\d+) tables"
     r"(?:, bye: (?P<bye>.+?))?"
+    r"(?:, byes: (?P<byes>.+?))?"
+    r"(?:, bots: (?P<bots>\d+))?"
     r"(?:, unavoidable rematches: (?P<rematches>\d+))?"
+    r"(?:, unavoidable repeated tablemates: (?P<repeats>\d+))?"
     r"(?:, same-unit tables: (?P<same>\d+))?"
+    r"(?:, same-unit tablemates: (?P<mates>\d+))?"
 )
 _MANUAL = "manual: an organizer sets the tables"
 _EDITED = re.compile(r"tables: (?P<tables>.*); byes: (?P<byes>\d+)")
@@ -51,10 +56,18 @@ def _paired(m: re.Match[str]) -> str:
     ]
     if m["bye"]:
         parts.append(_("bye: %(team)s") % {"team": m["bye"]})
+    if m["byes"]:
+        parts.append(_("byes: %(players)s") % {"players": m["byes"]})
+    if m["bots"]:
+        parts.append(_("seats filled with bots: %(count)s") % {"count": m["bots"]})
     if m["rematches"]:
         parts.append(_("unavoidable rematches: %(count)s") % {"count": m["rematches"]})
+    if m["repeats"]:
+        parts.append(_("unavoidable repeated tablemates: %(count)s") % {"count": m["repeats"]})
     if m["same"]:
         parts.append(_("tables of one unit: %(count)s") % {"count": m["same"]})
+    if m["mates"]:
+        parts.append(_("tablemates of one unit: %(count)s") % {"count": m["mates"]})
     return _("; ").join(parts)
 
 

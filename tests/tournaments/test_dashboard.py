@@ -54,6 +54,14 @@ def test_log_details_speak_the_pages_language() -> None:
         assert log_detail("Swiss: 8 tables") == "瑞士制：8 桌"
         assert log_detail("table 3 v2: 顺序不对") == "第3桌第2版；原因：顺序不对"
         assert log_detail("something else") == "something else"
+        # an individual event's draw (issue 26: it was shown in English on Chinese pages)
+        assert log_detail(
+            "瑞士制: 4 tables, byes: 张伟、李娜, bots: 3, unavoidable repeated tablemates: 2, "
+            "same-unit tablemates: 1"
+        ) == (
+            "瑞士制：4 桌；轮空：张伟、李娜；机器人补位：3 个座位；无法避免的重复同桌：2 对；"
+            "同单位同桌：1 对"
+        )
     with translation.override("en"):
         assert log_detail("瑞士制: 8 tables") == "Swiss: 8 tables"
         assert log_detail("forced; unfinished tables: [2, 5]; 停电") == (
