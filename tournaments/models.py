@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from engine.duplicate import DUPLICATE_GAMES
@@ -312,7 +313,19 @@ class Event(models.Model):
         return KnockoutStage.objects.filter(event_id=self.pk).exists()
 
     def tie_break_labels(self) -> list[str]:
-        """Return the tie-breaks' display names in the event's order (unknown names as they are)."""
+        """Return the tie-breaks' display names in the event's order (unknown names as they are).
+
+        An individual event ranks its players by points, then the game's own figures in the
+        game's order, the better average place and more deals (``standings.player_standings``):
+        the team tie-breaks do not apply to it."""
+        if self.is_individual:
+            english = translation.get_language() == "en"
+            figures = [
+                f.label_en if english else f.label_zh
+                for f in get_game(self.game).figure_specs
+                if f.holder == "seat"
+            ]
+            return [*figures, str(_("lower average place")), str(_("more deals"))]
         labels = dict(TieBreak.choices)
         return [str(labels.get(name, name)) for name in self.tie_break_order or []]
 

@@ -54,3 +54,21 @@ def test_a_team_event_page_still_counts_teams_and_players() -> None:
     page = Client().get(f"/events/{event.pk}/").content.decode()
     assert "0 支队伍 · 0 名选手" in page
     assert "尚无报名队伍" in page
+
+
+@pytest.mark.parametrize("game", ["xiaoluzi", "shanghai_doudizhu"])
+def test_an_individual_event_states_its_own_tie_breaks_and_no_team_words(game: str) -> None:
+    # Issue 26: an individual event's page listed the team tie-breaks (head-to-head, opponents'
+    # points, levels gained) and its round page a "by team" table.
+    from engine.registry import get_game
+
+    event = EventFactory(game=game, table_mode=Table.Mode.ONLINE)
+    people = [PlayerFactory(name=f"选手{i:02d}") for i in range(8)]
+    services.registration_ensure(event=event, players=people)
+    page = Client().get(f"/events/{event.pk}/").content.decode()
+    order = [f.label_zh for f in get_game(game).figure_specs if f.holder == "seat"]
+    assert " › ".join([*order, "平均名次更好", "局数更多"]) in page
+    assert "相互胜负" not in page and "对手总分" not in page and "升级数" not in page
+    round = services.round_create_paired(event=event, confirm=True)
+    shown = Client().get(f"/events/{event.pk}/rounds/{round.number}/").content.decode()
+    assert "按队伍" not in shown and "队伍" not in shown
