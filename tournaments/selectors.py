@@ -9,7 +9,19 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
-from django.db.models import Case, Count, F, JSONField, Prefetch, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    JSONField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
 
 from engine.registry import get_game
 
@@ -25,6 +37,7 @@ from tournaments.models import (
     PairingTally,
     PlayerTotal,
     Registration,
+    ResultSubmission,
     Round,
     RoundEntry,
     Team,
@@ -697,8 +710,12 @@ def round_tables(*, round: Round) -> QuerySet[Pairing]:
     from games.models import TableSeat
 
     seats = TableSeat.objects.select_related("player").order_by("seat")
+    pending = ResultSubmission.objects.filter(
+        pairing=OuterRef("pk"), status=ResultSubmission.Status.PENDING
+    )
     return (
         round.pairings.select_related("team_a__unit", "team_b__unit", "table", "tally")
+        .annotate(result_pending=Exists(pending))
         .prefetch_related(
             Prefetch("team_a__members", queryset=members),
             Prefetch("team_b__members", queryset=members),

@@ -11,7 +11,7 @@ from django.test import Client
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments.models import Event, ResultSubmission, Team
+from tournaments.models import Event, ResultSubmission, Round, Team
 from tournaments.results import result_confirm, result_submit
 from tournaments.services import event_organizer_add, round_create_paired, round_start
 
@@ -392,3 +392,31 @@ def test_a_team_page_says_every_score_in_one_order_the_team_first(world) -> None
     assert deal is not None
     assert (int(deal.group(1)), int(deal.group(2))) == (mine, theirs)
     assert "2 : 2 → 2 : 3" in page  # B's level first: side A (the dealer) went up to 3
+
+
+def test_the_round_page_says_which_tables_wait_for_a_confirmation(world) -> None:
+    # Issue 26: an offline table whose result was entered but not confirmed said 未开始.
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).order_by("number").first()
+    result_submit(
+        pairing=other, user=world["organizer"], first_dealer=0, deals=[{"finish": [0, 2, 4]}]
+    )
+    page = _client().get(f"/events/{world['event'].pk}/rounds/1/").content.decode()
+    row = re.search(rf'<tr id="table-{other.number}">.*?</tr>', page, re.S)
+    assert row is not None
+    assert "成绩已录入，待确认" in row.group(0) and "未开始" not in row.group(0)
+
+
+def test_the_round_page_says_an_online_table_in_play_is_playing() -> None:
+    # Issue 26: "未开始 观看直播" for a table in play whose first deal had not ended.
+    event = EventFactory(table_mode=Table.Mode.ONLINE)
+    for _ in range(2):
+        TeamFactory(event=event, unit=UnitFactory())
+    round_ = round_create_paired(event=event, confirm=True)
+    pairing = round_.pairings.get()
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
+    Table.objects.filter(pk=pairing.table_id).update(status=Table.Status.PLAYING)
+    page = _client().get(f"/events/{event.pk}/rounds/1/").content.decode()
+    row = re.search(rf'<tr id="table-{pairing.number}">.*?</tr>', page, re.S)
+    assert row is not None
+    assert "进行中" in row.group(0) and "未开始" not in row.group(0)
+    assert "观看直播" in row.group(0)
