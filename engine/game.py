@@ -481,7 +481,10 @@ class Game(Protocol):
     def explain_selection(
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
     ) -> Verdict:
-        """Whether ``cards`` may be sent now by a seat whose private view is ``view``."""
+        """Whether ``cards`` may be sent now by a seat whose private view is ``view``, and why
+        not in words (the play it makes, the play to beat). The site sends its summary of the
+        seat (``hand``, ``current``, ``seat``, ``awaiting``, ``legal``...) with the seat's view of
+        the deal under ``deal``; the engine's own private view of the deal works as well."""
         ...
 
     def to_json(self) -> dict[str, Any]:

@@ -118,6 +118,7 @@ def seat_view_of(state: dict[str, Any]) -> SeatView:
         seat=seat,
         awaiting=tuple(deal.get("awaiting") or ()),
         legal=tuple(you.get("legal") or ()),
+        deal=deal,
     )
 
 

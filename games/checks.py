@@ -31,6 +31,9 @@ class SeatView:
     seat: int | None = None
     awaiting: tuple[int, ...] = ()
     legal: tuple[dict[str, Any], ...] = field(default=())
+    #: the seat's view of the deal as its state shows it (the game reads what it needs: the
+    #: phase, the trick, 斗地主's bomb limits and declared sets)
+    deal: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,7 @@ def selection_explain(*, view: SeatView, cards: str, game: str | None = None) ->
         "seat": view.seat,
         "awaiting": list(view.awaiting),
         "legal": list(view.legal),
+        "deal": view.deal,
     }
     verdict = get_game(game).explain_selection(view=seat, cards=cards, english=english)
     message = _(verdict.message)

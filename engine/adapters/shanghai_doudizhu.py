@@ -38,7 +38,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -80,6 +79,7 @@ from engine.shanghai_doudizhu import (
     replay,
     replay_match,
 )
+from engine.shanghai_doudizhu.explain import explain_selection
 from engine.shanghai_doudizhu.record import replay_steps
 from engine.shanghai_doudizhu.search import sample_world
 
@@ -110,11 +110,6 @@ _LABELS: dict[str, tuple[str, str]] = {
 }
 
 _BIG = 10**9
-
-
-def _(message: str) -> str:
-    """Marks a message id for the translation catalog; the caller translates it."""
-    return message
 
 
 @dataclass(frozen=True, slots=True)
@@ -569,25 +564,10 @@ class DoudizhuGame:
     def explain_selection(
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
     ) -> Verdict:
-        """Whether ``cards`` make one of the seat's legal plays now (``view``: its private view
-        of the deal, with ``hand``, ``legal`` and ``awaiting``)."""
-        try:
-            selected = parse_cards(cards)
-            hand = parse_cards(str(view.get("hand", "")))
-        except EngineError as error:
-            return Verdict(False, _("These are not cards: %(error)s"), {"error": str(error)})
-        if not selected:
-            return Verdict(False, _("Select cards first."))
-        if Counter(selected) - Counter(hand):
-            return Verdict(False, _("You do not hold these cards."))
-        if view.get("seat") not in view.get("awaiting", []):
-            return Verdict(False, _("It is not your turn."))
-        wanted = Counter(selected)
-        for legal in view.get("legal", []):
-            kind, text = legal.get("kind"), legal.get("cards")
-            if kind in ("play", "report") and text and Counter(parse_cards(text)) == wanted:
-                return Verdict(True, _("You play %(cards)s."), {"cards": text}, kind, "", text)
-        return Verdict(False, _("%(cards)s cannot be played now."), {"cards": cards.strip()})
+        """Whether ``cards`` make one of the seat's legal plays now, by ranks, whichever copies
+        were selected (``view``: its private view of the deal; see
+        :mod:`engine.shanghai_doudizhu.explain`)."""
+        return explain_selection(view=view, cards=cards, english=english)
 
     def to_json(self) -> dict[str, Any]:
         return {

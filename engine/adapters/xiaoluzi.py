@@ -35,12 +35,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.adapters.xiaoluzi_sheet import match_figures, score_sheet
-from engine.cards import format_cards, parse_cards
+from engine.cards import format_cards
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
@@ -70,11 +69,11 @@ from engine.xiaoluzi import (
     RandomBot,
     Record,
     Rules,
-    classify,
     replay,
     replay_match,
 )
 from engine.xiaoluzi.actions import SEATS
+from engine.xiaoluzi.explain import explain_selection
 from engine.xiaoluzi.record import replay_steps
 from engine.xiaoluzi.search import sample_world
 
@@ -98,11 +97,6 @@ _LABELS: dict[str, tuple[str, str]] = {
 }
 
 _SILVER = 10**9
-
-
-def _(message: str) -> str:
-    """Marks a message id for the translation catalog; the caller translates it."""
-    return message
 
 
 def _first_deal(data: Any) -> tuple[int | str, tuple[str, ...] | None]:
@@ -472,33 +466,9 @@ class XiaoluziGame:
     def explain_selection(
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
     ) -> Verdict:
-        """Whether ``cards`` make one of the seat's legal plays now (``view``: its private view
-        of the deal, with ``hand``, ``legal`` and ``awaiting``)."""
-        try:
-            selected = parse_cards(cards)
-            hand = parse_cards(str(view.get("hand", "")))
-        except EngineError as error:
-            return Verdict(False, _("These are not cards: %(error)s"), {"error": str(error)})
-        if not selected:
-            return Verdict(False, _("Select cards first."))
-        if Counter(selected) - Counter(hand):
-            return Verdict(False, _("You do not hold these cards."))
-        if view.get("seat") not in view.get("awaiting", []):
-            return Verdict(False, _("It is not your turn."))
-        play = classify(selected)
-        if play is None:
-            return Verdict(False, _("These cards make no play."))
-        wanted = Counter(selected)
-        for legal in view.get("legal", []):
-            if (
-                legal.get("kind") == "play"
-                and Counter(parse_cards(legal.get("cards", ""))) == wanted
-            ):
-                text = legal["cards"]
-                return Verdict(
-                    True, _("You play %(cards)s."), {"cards": text}, "play", play.type.value, text
-                )
-        return Verdict(False, _("%(cards)s cannot be played now."), {"cards": cards.strip()})
+        """Whether ``cards`` make one of the seat's legal plays now, and why not in words
+        (``view``: its private view of the deal; see :mod:`engine.xiaoluzi.explain`)."""
+        return explain_selection(view=view, cards=cards, english=english)
 
     def to_json(self) -> dict[str, Any]:
         return {
