@@ -20,18 +20,9 @@ demo: setup migrate
 	@echo "Luzi demo: http://127.0.0.1:$(PORT)/   administration: http://127.0.0.1:$(PORT)/admin/"
 	@echo "Log in as 'admin' (superuser) or 'organizer' with the passwords printed above. Ctrl-C stops."
 	@echo "A Celery worker (with beat, started again if it dies) runs beside the site; bots play the event's first rounds."
-	@: >$(VAR)/demo-worker.log
-	@( trap 'kill $$w 2>/dev/null; wait $$w; exit 0' INT TERM; \
-	  while :; do \
-		$(PY) -m celery -A config worker --beat --loglevel WARNING --concurrency 2 \
-			--schedule $(VAR)/celerybeat-schedule >>$(VAR)/demo-worker.log 2>&1 & w=$$!; \
-		wait $$w; rc=$$?; \
-		echo "$$(date -u +%FT%TZ) make demo: the worker exited ($$rc), starting it again" \
-			>>$(VAR)/demo-worker.log; sleep 1; \
-	  done ) & worker=$$!; \
-	$(PY) manage.py demo_play --rounds 2 >$(VAR)/demo-play.log 2>&1 & play=$$!; \
-	trap 'kill $$play $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver --noreload 127.0.0.1:$(PORT)
+	@# config/demo_run.py runs the site, the worker (started again if it dies) and the bots' play,
+	@# each in a process group of its own, and stops them all on Ctrl-C within a few seconds.
+	@$(PY) -m config.demo_run --port $(PORT) --var $(VAR)
 
 # pytest exit code 5 means "no tests were collected": for this suite that is a broken set-up, so it fails.
 test: setup

@@ -233,6 +233,15 @@ HEALTHZ_BROKER_TIMEOUT = ENV.healthz_broker_timeout
 # /healthz: live matches with no progress for this long mean a stalled worker (config/health.py).
 LUZI_WORKER_STALL_SECONDS = 120.0
 
+# --- Tables against bots (games/limits.py) --------------------------------------------------------
+# Practice matches a person may have going on at once, in all games together (one per game: 练习
+# again goes back to it), and same-deal challenges still being played; one more is a 409 naming
+# the open ones. Opening them (练习, 挑战这副牌; going back counts too) is throttled per person by
+# DRF's throttles, in the default cache: a 429 past either rate (None: no limit).
+LUZI_PRACTICE_OPEN_MAX = 3
+LUZI_CHALLENGES_OPEN_MAX = 3
+LUZI_TABLE_OPEN_RATES: dict[str, str | None] = {"burst": "20/min", "sustained": "300/day"}
+
 # --- Live tables: Django Channels -----------------------------------------------------------------
 # The Celery workers that play the bots must reach the browsers, so whenever Redis is at hand
 # (CHANNEL_LAYER_URL, else a redis:// CELERY_BROKER_URL) the channel layer is Redis. Without it

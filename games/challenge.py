@@ -26,8 +26,9 @@ from config.exceptions import ApplicationError, NotAllowedError
 from engine.errors import EngineError
 from games import engine_state, services
 from games.access import deal_public, table_viewable
+from games.limits import challenges_open_max, open_tables_refusal, person_lock, user_player_ensure
 from games.models import Challenge, Deal, Match, TableSeat
-from games.practice import PRACTICE_BOT_KIND, user_player_ensure
+from games.practice import PRACTICE_BOT_KIND
 
 __all__ = [
     "LeaderRow",
@@ -55,8 +56,10 @@ def challenge_start(*, user: User | AnonymousUser, deal: Deal, seat: Any) -> Cha
     of ``deal``, bots in the other seats, and start it.
 
     The user's challenge of the same deal and seat that is still being played is returned
-    instead of a second one. Raises NotAllowedError for an anonymous user, ApplicationError for a
-    deal whose hands are hidden (unfinished, or kept hidden by a rule) or a seat out of range.
+    instead of a second one (concurrent requests of one user take turns: games.limits). Raises
+    NotAllowedError for an anonymous user, ApplicationError for a deal whose hands are hidden
+    (unfinished, or kept hidden by a rule) or a seat out of range, and OpenTablesError (409) when
+    the user has ``LUZI_CHALLENGES_OPEN_MAX`` other challenges still being played.
     """
     if not getattr(user, "is_authenticated", False):
         raise NotAllowedError(_("Log in to challenge this deal."))
@@ -70,14 +73,17 @@ def challenge_start(*, user: User | AnonymousUser, deal: Deal, seat: Any) -> Cha
     except EngineError as exc:
         raise ApplicationError(_("This deal cannot be dealt again: %(e)s") % {"e": exc}) from None
     player = user_player_ensure(user=user)  # type: ignore[arg-type]
-    live = (
-        Challenge.objects.select_related("match")
-        .filter(source=deal, player=player, seat=seat)
-        .filter(match__status__in=[Match.Status.PENDING, Match.Status.PLAYING])
-        .first()
+    person_lock(player)
+    live = list(
+        Challenge.objects.select_related("match__table")
+        .filter(player=player, match__status__in=[Match.Status.PENDING, Match.Status.PLAYING])
+        .order_by("created_at", "id")
     )
-    if live is not None:
-        return live
+    same = next((c for c in live if c.source_id == deal.pk and c.seat == seat), None)
+    if same is not None:
+        return same
+    if len(live) >= challenges_open_max():
+        raise open_tables_refusal(kind="challenge", tables=[c.match.table for c in live])
     bots = [
         services.player_create(
             name=_("Bot %(number)d") % {"number": n}, is_bot=True, bot_kind=PRACTICE_BOT_KIND

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -17,7 +18,8 @@ from config.exceptions import ApplicationError
 from engine.game import UnknownGameError
 from engine.registry import DEFAULT_GAME, get_game, registered_keys
 from games import services
-from games.models import Match, Player, Table
+from games.limits import open_tables_refusal, person_lock, practice_open_max, user_player_ensure
+from games.models import Match, Player, Table, TableSeat
 from games.table_context import BOT_NAME, PRACTICE_NAME
 
 if TYPE_CHECKING:
@@ -47,31 +49,28 @@ def practice_level_kind(level: str | None) -> str:
     return found[1]
 
 
-def user_player_ensure(*, user: User) -> Player:
-    """Return the user's player, creating it (named after the user) when they have none."""
-    player = Player.objects.filter(user=user).first()
-    if player is not None:
-        return player
-    name = user.get_full_name() or user.get_username()
-    return services.player_create(name=name, user=user)
+def practice_tables_live(*, player: Player) -> list[Table]:
+    """The player's practice tables whose match is still going on, newest first, one per game
+    (the newest of each).
 
-
-def practice_table_live(*, player: Player, game: str = DEFAULT_GAME) -> Table | None:
-    """Return the player's practice table of ``game`` whose match is still going on (the
-    newest), or None.
-
-    A practice table is one where the player is the only person: the others are bots.
+    A practice table is one where the player is the only person (the others are bots) that is no
+    challenge's (games.challenge: those are counted apart).
     """
     live = [Match.Status.PENDING, Match.Status.PLAYING]
+    other_person = TableSeat.objects.filter(table=OuterRef("pk"), player__is_bot=False).exclude(
+        player=player
+    )
     tables = (
-        Table.objects.filter(seats__player=player, matches__status__in=live, game=game)
+        Table.objects.filter(seats__player=player, matches__status__in=live)
+        .exclude(matches__challenge__isnull=False)
+        .exclude(Exists(other_person))
         .distinct()
         .order_by("-created_at", "-id")
     )
-    for table in tables[:5]:
-        if table.seats.filter(player__is_bot=True).count() == table.seat_count - 1:
-            return table
-    return None
+    found: dict[str, Table] = {}
+    for table in tables[:50]:
+        found.setdefault(table.game, table)
+    return list(found.values())
 
 
 def practice_game(key: str | None) -> str:
@@ -99,16 +98,23 @@ def practice_table_open(
     hard) in the other seats and start a match there.
 
     When the user already has a practice match of that game going on, return that table instead:
-    a second one would leave the first to the timers (and count as an escape there).
+    a second one would leave the first to the timers (and count as an escape there); concurrent
+    requests of one user take turns (games.limits.person_lock), so they open one table. Raises
+    OpenTablesError (409) when the user has ``LUZI_PRACTICE_OPEN_MAX`` practice matches of other
+    games going on.
     """
     game = practice_game(game)
     kind = practice_level_kind(level)
     if kind not in get_game(game).bot_kinds:
         raise ApplicationError(_("This game has no bots of that level."))
     player = user_player_ensure(user=user)
-    table = practice_table_live(player=player, game=game)
+    person_lock(player)
+    open_tables = practice_tables_live(player=player)
+    table = next((t for t in open_tables if t.game == game), None)
     if table is not None:
         return table
+    if len(open_tables) >= practice_open_max():
+        raise open_tables_refusal(kind="practice", tables=open_tables)
     bots = [
         services.player_create(name=BOT_NAME.format(number=n), is_bot=True, bot_kind=kind)
         for n in range(1, get_game(game).seat_count)

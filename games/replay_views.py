@@ -16,15 +16,9 @@ A deal whose hands are hidden, or whose table the user may not see, is a 404 eve
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NoReturn
 
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponseBadRequest,
-    HttpResponseForbidden,
-)
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -33,15 +27,18 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from config.exceptions import ApplicationError, NotAllowedError
+from config.exceptions import ApplicationError
 from games import engine_state
 from games.access import table_viewable
 from games.challenge import LeaderRow, challenge_start, deal_leaderboard
+from games.limits import TABLE_OPEN_THROTTLES, table_open_throttled, throttled_message
 from games.models import Challenge, Deal, Match, Table
 from games.replay import (
     deal_for_replay,
@@ -51,7 +48,7 @@ from games.replay import (
     match_replay_deals,
     table_replay_deal,
 )
-from games.views import table_strings
+from games.views import refusal_text, table_strings
 
 
 def replay_strings() -> dict[str, Any]:
@@ -145,6 +142,9 @@ def table_replay(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     """Start (or go back to) the user's challenge of the deal in the seat chosen (1-based)."""
     deal = _deal_or_404(request, pk)
+    throttled = table_open_throttled(request)
+    if throttled is not None:
+        return throttled
     raw = request.POST.get("seat", "")
     try:
         seat: Any = int(raw) - 1
@@ -152,10 +152,8 @@ def deal_challenge(request: HttpRequest, pk: int) -> HttpResponse:
         seat = raw
     try:
         challenge = challenge_start(user=request.user, deal=deal, seat=seat)
-    except NotAllowedError as exc:
-        return HttpResponseForbidden(exc.message, content_type="text/plain; charset=utf-8")
-    except ApplicationError as exc:
-        return HttpResponseBadRequest(exc.message, content_type="text/plain; charset=utf-8")
+    except ApplicationError as exc:  # 403 anonymous, 400 a bad seat, 409 too many open
+        return refusal_text(exc)
     return redirect("games:table", pk=challenge.match.table_id)
 
 
@@ -182,9 +180,18 @@ class DealRecordApi(APIView):
 
 class DealChallengesApi(APIView):
     """``GET``: the deal's leaderboard (the original in every seat, then every challenge);
-    ``POST {"seat": 0..n-1}``: start a challenge (logged-in players only)."""
+    ``POST {"seat": 0..n-1}``: start a challenge (logged-in players only; 409 with the open
+    ones listed when the player has too many being played, 429 after too many openings lately)."""
 
     permission_classes = [AllowAny]
+    throttle_classes = list(TABLE_OPEN_THROTTLES)
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        """Only starting a challenge is throttled, not reading the leaderboard."""
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    def throttled(self, request: Request, wait: float | None) -> NoReturn:
+        raise Throttled(wait=wait, detail=throttled_message(wait))
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT})
     def get(self, request: Request, deal_id: int) -> Response:
@@ -194,7 +201,13 @@ class DealChallengesApi(APIView):
 
     @extend_schema(
         request=OpenApiTypes.OBJECT,
-        responses={201: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 403: OpenApiTypes.OBJECT},
+        responses={
+            201: OpenApiTypes.OBJECT,
+            400: OpenApiTypes.OBJECT,
+            403: OpenApiTypes.OBJECT,
+            409: OpenApiTypes.OBJECT,
+            429: OpenApiTypes.OBJECT,
+        },
     )
     def post(self, request: Request, deal_id: int) -> Response:
         deal = _deal_or_404(request, deal_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +17,7 @@ from config.auth import acting_user
 from config.exceptions import ApplicationError
 from games import engine_state, selectors
 from games.access import table_viewable
+from games.limits import table_open_throttled
 from games.models import Table
 from games.practice import practice_table_open
 from games.table_context import table_context
@@ -241,7 +242,11 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def practice(request: HttpRequest) -> HttpResponse:
     """Open (or go back to) the user's practice table of the game chosen (form field ``game``,
     大怪路子 when absent): the user and bots of the level chosen (``level``: easy, normal or
-    hard; normal when absent). An unknown game or level: 400 with a message."""
+    hard; normal when absent). An unknown game or level: 400 with a message; too many practice
+    matches of other games going on: 409 naming them; too many openings lately: 429."""
+    throttled = table_open_throttled(request)
+    if throttled is not None:
+        return throttled
     try:
         table = practice_table_open(
             user=acting_user(request),
@@ -249,5 +254,12 @@ def practice(request: HttpRequest) -> HttpResponse:
             level=request.POST.get("level", ""),
         )
     except ApplicationError as exc:
-        return HttpResponseBadRequest(str(exc.message), content_type="text/plain; charset=utf-8")
+        return refusal_text(exc)
     return redirect("games:table", pk=table.pk)
+
+
+def refusal_text(exc: ApplicationError) -> HttpResponse:
+    """A service's refusal for a page's form: its message as plain text, with its status."""
+    return HttpResponse(
+        str(exc.message), status=exc.status_code, content_type="text/plain; charset=utf-8"
+    )

@@ -48,7 +48,9 @@ def start(c: Client, deal: Deal, seat: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("game", ["daguai", "xiaoluzi", "shanghai_doudizhu"])
-def test_a_challenge_in_each_seat_holds_that_seats_cards(game: str) -> None:
+def test_a_challenge_in_each_seat_holds_that_seats_cards(game: str, settings: Any) -> None:
+    # one person plays every seat's challenge at once here: more than the default limit allows
+    settings.LUZI_CHALLENGES_OPEN_MAX = get_game(game).seat_count
     match = finished_match(game, seed=8, deals=2)
     # 大怪路子's second deal began with a tribute (unless the first was a draw): the challenge
     # holds the cards as they were when play began
