@@ -32,6 +32,7 @@ from games import presence
 from games.models import TableSeat
 from tournaments import results as results_services
 from tournaments import services, sheets
+from tournaments.importing import OTHERS_CHOICES, OTHERS_NEW
 from tournaments.models import (
     Event,
     Pairing,
@@ -388,6 +389,7 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
                 content=content,
                 user=acting_user(request),
                 create_units=create_units,
+                others=str(stored.get("others", OTHERS_NEW)),
             )
         except ApplicationError as error:
             messages.error(request, error.message)
@@ -402,6 +404,9 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         upload = request.FILES.get("file")
         create_units = request.POST.get("create_units") == "1"
+        others = request.POST.get("others", OTHERS_NEW)
+        if others not in OTHERS_CHOICES:
+            return _bad_form(request, _("Choose what to do with other events' players ('others')."))
         if upload is None:
             messages.error(request, _("Choose a .csv or .xlsx file."))
         elif (upload.size or 0) > MAX_UPLOAD:
@@ -414,6 +419,8 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
                     filename=upload.name or "",
                     content=content,
                     create_units=create_units,
+                    user=acting_user(request),
+                    others=others,
                 )
             except ApplicationError as error:
                 messages.error(request, error.message)
@@ -423,11 +430,18 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
                     "filename": upload.name,
                     "content": base64.b64encode(content).decode(),
                     "create_units": create_units,
+                    "others": others,
                 }
     return render(
         request,
         "tournaments/manage/import.html",
-        {"event": event, "plan": plan, "is_organizer": True},
+        {
+            "event": event,
+            "plan": plan,
+            "closed": services.import_closed(event),
+            "others": request.POST.get("others", OTHERS_NEW),
+            "is_organizer": True,
+        },
     )
 
 
