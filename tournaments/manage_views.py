@@ -400,6 +400,10 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
             _("Imported %(players)d players in %(teams)d teams.")
             % {"players": plan.player_count, "teams": len(plan.teams)},
         )
+        if event.status == event.Status.RUNNING:
+            messages.info(
+                request, _("The event is running: the new players join from the next round.")
+            )
         return _dashboard(event)
     if request.method == "POST":
         upload = request.FILES.get("file")
