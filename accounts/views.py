@@ -124,8 +124,8 @@ def me(request: HttpRequest) -> HttpResponse:
             "teams": selectors.organizer_teams(user=user),
             "events": _organized_events(user)[:20],
             "display_name": _display_name(user),
-            "has_password": user.has_usable_password(),
-            "allows_codes": services.codes_allowed(user),
+            "has_password": acting_user(request).has_usable_password(),
+            "allows_codes": services.codes_allowed(acting_user(request)),
             "games": _practice_games(),
             "practice_levels": [
                 (key, label, key == DEFAULT_PRACTICE_LEVEL)
