@@ -89,7 +89,8 @@ def test_refusing_names_the_row(meet: dict[str, Any]) -> None:
     assert refused.status_code == 400
     problems = refused.json()["problems"]
     assert [p["row"] for p in problems] == [2]
-    assert "张伟（研发中心，HD0001）是您不负责的项目的选手" in problems[0]["message"]  # Chinese first
+    # Chinese first, the UI's language
+    assert "张伟（研发中心，HD0001）是您不负责的项目的选手" in problems[0]["message"]
     assert not Registration.objects.filter(event=c_event).exists()
     bad = _client(c).post(url, {"file": SimpleUploadedFile("p.csv", ROW.encode()), "others": "x"})
     assert bad.status_code == 400
