@@ -11,5 +11,6 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("code/", views.code_login, name="code_login"),
     path("me/", views.me, name="me"),
+    path("me/codes/", views.code_consent, name="code_consent"),
     path("teams/<id:team_id>/codes/", views.team_codes, name="team_codes"),
 ]

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors, services
 from accounts.forms import CodeForm
@@ -124,6 +124,8 @@ def me(request: HttpRequest) -> HttpResponse:
             "teams": selectors.organizer_teams(user=user),
             "events": _organized_events(user)[:20],
             "display_name": _display_name(user),
+            "has_password": acting_user(request).has_usable_password(),
+            "allows_codes": services.codes_allowed(acting_user(request)),
             "games": _practice_games(),
             "practice_levels": [
                 (key, label, key == DEFAULT_PRACTICE_LEVEL)
@@ -131,6 +133,21 @@ def me(request: HttpRequest) -> HttpResponse:
             ],
         },
     )
+
+
+@login_required
+@require_POST
+def code_consent(request: HttpRequest) -> HttpResponse:
+    """The account owner allows or forbids organizers' login codes for their account."""
+    allows = request.POST.get("allows_codes") == "1"
+    services.code_consent_set(user=acting_user(request), allows_codes=allows)
+    messages.success(
+        request,
+        _("Organizers' login codes now log you in.")
+        if allows
+        else _("Organizers' login codes no longer log you in; use your password."),
+    )
+    return redirect("accounts:me")
 
 
 def _practice_games() -> list[tuple[str, str]]:

@@ -35,6 +35,7 @@ from tournaments.models import (
     Unit,
 )
 from tournaments.services import event_organizer_add, registration_ensure
+from tournaments.units import events_unit_ids, used_unit_ids
 
 
 def _is_superuser(request: HttpRequest) -> bool:
@@ -74,29 +75,16 @@ def _others_players(request: HttpRequest) -> QuerySet[Player]:
     )
 
 
-def _players_in_any_event() -> QuerySet[Player]:
-    return Player.objects.filter(
-        Q(pk__in=Registration.objects.values("player"))
-        | Q(pk__in=TeamMember.objects.values("player"))
-    )
-
-
 def organized_units(request: HttpRequest) -> QuerySet[Unit]:
-    """Return the units the request's user may reach in the admin: those used by an event they
-    organize (a team's unit, or a unit of its players), and those no event uses yet. A unit used
-    only by other events is out of reach."""
+    """Return the units the request's user may reach in the admin: those of an event they
+    organize (a team's unit, a unit of its players, a unit its meet's import made, its meet's
+    host, and every unit above those: a parent unit whose departments the event uses is the
+    event's too), and those no event or meet holds yet. A unit held only by others is out of
+    reach."""
     if _is_superuser(request):
         return Unit.objects.all()
-    events = organized_events(request)
-    mine = Unit.objects.filter(
-        Q(pk__in=Team.objects.filter(event__in=events).values("unit"))
-        | Q(pk__in=Membership.objects.filter(player__in=organized_players(request)).values("unit"))
-    )
-    used = Unit.objects.filter(
-        Q(pk__in=Team.objects.filter(unit__isnull=False).values("unit"))
-        | Q(pk__in=Membership.objects.filter(player__in=_players_in_any_event()).values("unit"))
-    )
-    return Unit.objects.filter(Q(pk__in=mine.values("pk")) | ~Q(pk__in=used.values("pk")))
+    mine = events_unit_ids(organized_events(request))
+    return Unit.objects.filter(Q(pk__in=mine) | ~Q(pk__in=used_unit_ids()))
 
 
 def _scoped_choices(request: HttpRequest, related_model: Any) -> QuerySet[Any] | None:
@@ -501,15 +489,12 @@ class UnitAdmin(ScopedAdmin):
         return queryset.filter(pk__in=organized_units(request).values("pk"))
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # A unit another event also uses (an import names units by name) is read-only: renaming
-        # it would change the other event's pages too.
+        # A unit another event also holds (through a team, a player, its meet, or a unit below it)
+        # is read-only: renaming it would change the other event's pages too.
         if (
             obj is not None
             and not _is_superuser(request)
-            and (
-                Team.objects.filter(unit=obj, event__in=_other_events(request)).exists()
-                or Membership.objects.filter(unit=obj, player__in=_others_players(request)).exists()
-            )
+            and obj.pk in events_unit_ids(_other_events(request))
         ):
             return False
         return super().has_change_permission(request, obj)

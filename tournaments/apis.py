@@ -357,14 +357,30 @@ def _plan_json(plan: Any) -> dict[str, Any]:
                 "unit": t.unit,
                 "formed": t.formed,
                 "players": [
-                    {"row": p.row, "name": p.name, "employee_number": p.employee_number}
+                    {
+                        "row": p.row,
+                        "name": p.name,
+                        "employee_number": p.employee_number,
+                        "reuses": p.reuses is not None,
+                    }
                     for p in t.players
                 ],
             }
             for t in plan.teams
         ],
         "without_team": [p.name for p in plan.without_team],
+        "players": [
+            {
+                "row": p.row,
+                "name": p.name,
+                "unit": p.unit,
+                "employee_number": p.employee_number,
+                "reuses": p.reuses is not None,
+            }
+            for p in plan.players
+        ],
         "warnings": list(plan.warnings),
+        "closed": plan.closed,
     }
 
 
@@ -379,6 +395,12 @@ class EventImportApi(APIView):
                 {
                     "file": serializers.FileField(),
                     "create_units": serializers.BooleanField(required=False),
+                    "others": serializers.ChoiceField(
+                        choices=["new", "refuse"],
+                        required=False,
+                        help_text="A row naming a player of an event you do not organize: "
+                        "import them as a new player (new, the default) or refuse the row.",
+                    ),
                 },
             )
         },
@@ -396,10 +418,16 @@ class EventImportApi(APIView):
             raise ApplicationError(_("The file is larger than 5 MB."))
         data: Any = request.data
         create_units = str(data.get("create_units", "true")).lower() in ("1", "true")
+        others = str(data.get("others", "new"))
         content = upload.read()
         if str(request.query_params.get("dry_run", "")).lower() in ("1", "true"):
             plan = services.event_import_plan(
-                event=event, filename=upload.name, content=content, create_units=create_units
+                event=event,
+                filename=upload.name,
+                content=content,
+                create_units=create_units,
+                user=user,
+                others=others,
             )
             return Response(_plan_json(plan), status=200 if plan.ok else 400)
         plan = services.event_import(
@@ -408,6 +436,7 @@ class EventImportApi(APIView):
             content=content,
             user=user,
             create_units=create_units,
+            others=others,
         )
         return Response(_plan_json(plan), status=201)
 

@@ -24,6 +24,9 @@ from xml.parsers import expat
 __all__ = [
     "COLUMNS",
     "ImportError_",
+    "OTHERS_CHOICES",
+    "OTHERS_NEW",
+    "OTHERS_REFUSE",
     "ImportPlan",
     "PlannedPlayer",
     "PlannedTeam",
@@ -78,6 +81,9 @@ class PlannedPlayer:
     name: str
     unit: str
     employee_number: str = ""
+    #: the player already known by this unit and employee number whom the import takes again
+    #: (None: the row makes a new player)
+    reuses: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,14 +103,32 @@ class ImportPlan:
     without_team: tuple[PlannedPlayer, ...] = ()
     new_units: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    #: Why the event takes no import now, and what to do ("" while it does)
+    closed: str = ""
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     @property
+    def players(self) -> list[PlannedPlayer]:
+        """Every player of the plan, in file order."""
+        found = [p for t in self.teams for p in t.players] + list(self.without_team)
+        return sorted(found, key=lambda p: p.row)
+
+    @property
     def player_count(self) -> int:
         return sum(len(t.players) for t in self.teams) + len(self.without_team)
+
+    @property
+    def reused(self) -> list[PlannedPlayer]:
+        """The rows that take a known player again."""
+        return [p for p in self.players if p.reuses is not None]
+
+    @property
+    def created(self) -> list[PlannedPlayer]:
+        """The rows that make a new player."""
+        return [p for p in self.players if p.reuses is None]
 
 
 def _key(header: str) -> str:
@@ -290,6 +314,21 @@ class Existing:
     team_names: frozenset[str] = frozenset()
     #: (unit name, employee number) of players already in a team of this event
     in_team: frozenset[tuple[str, str]] = frozenset()
+    #: (unit name, employee number) of the players the importer may take again: their id
+    reachable: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    #: (unit name, employee number) of players known in the meet whom the importer does not
+    #: reach (players of events they do not organize)
+    unreachable: frozenset[tuple[str, str]] = frozenset()
+    #: (unit name, player name) of the players already registered in this event
+    registered: frozenset[tuple[str, str]] = frozenset()
+    #: Whether players form teams (team events); an individual event registers each player
+    teams: bool = True
+
+
+#: What an import does with a row naming a player of an event the importer does not organize.
+OTHERS_NEW = "new"  # import them as a new player (the other event's player is left alone)
+OTHERS_REFUSE = "refuse"  # refuse the row, naming it
+OTHERS_CHOICES = (OTHERS_NEW, OTHERS_REFUSE)
 
 
 def _has_control(text: str) -> bool:
@@ -303,6 +342,7 @@ def plan_import(
     existing: Existing = Existing(),
     *,
     create_units: bool = True,
+    others: str = OTHERS_NEW,
     gettext: Gettext = _english,
 ) -> ImportPlan:
     """Return the plan for ``rows`` (as :func:`read_table` gives them), listing every bad row.
@@ -318,6 +358,9 @@ def plan_import(
     players_by_team: dict[str, list[PlannedPlayer]] = defaultdict(list)
     free: dict[str, list[PlannedPlayer]] = defaultdict(list)
     new_units: list[str] = []
+    duplicates: list[RowProblem] = []
+    individual: list[PlannedPlayer] = []
+    team_ignored = False
     for i, row in enumerate(rows, start=2):
         name, unit = row.get("name", "").strip(), row.get("unit", "").strip()
         team, number = row.get("team", "").strip(), row.get("employee_number", "").strip()
@@ -361,8 +404,21 @@ def plan_import(
                 problems.append(RowProblem(i, gettext("unknown unit: %(unit)s") % {"unit": unit}))
                 continue
             new_units.append(unit)
-        player = PlannedPlayer(row=i, name=name, unit=unit, employee_number=number)
-        if team:
+        if number and (unit, number) in existing.unreachable and others == OTHERS_REFUSE:
+            message = gettext(
+                "%(name)s (%(unit)s, %(number)s) is a player of an event you do not organize: "
+                "import this row as a new player, or ask that event's organizers"
+            ) % {"name": name, "unit": unit, "number": number}
+            problems.append(RowProblem(i, message))
+            continue
+        if not number and (unit, name) in existing.registered:
+            duplicates.append(RowProblem(i, name))
+        reuses = existing.reachable.get((unit, number)) if number else None
+        player = PlannedPlayer(row=i, name=name, unit=unit, employee_number=number, reuses=reuses)
+        if not existing.teams:
+            individual.append(player)
+            team_ignored = team_ignored or bool(team)
+        elif team:
             players_by_team[team].append(player)
         else:
             free[unit].append(player)
@@ -414,11 +470,32 @@ def plan_import(
                 )
                 % {"unit": unit, "names": names, "size": TEAM_SIZE}
             )
+    if team_ignored:
+        warnings.append(
+            gettext(
+                "An individual event: each player plays for themselves, the team column is ignored"
+            )
+        )
+    if duplicates:
+        warnings.insert(
+            0,
+            gettext(
+                "Likely duplicates: %(rows)s already registered in this event under the same "
+                "name and unit (no employee number tells them apart); importing makes them again. "
+                "Remove those rows, or add 工号 to tell people apart"
+            )
+            % {
+                "rows": gettext(", ").join(
+                    gettext("row %(row)d %(name)s") % {"row": d.row, "name": d.message}
+                    for d in duplicates
+                )
+            },
+        )
     problems.sort(key=lambda p: p.row)
     return ImportPlan(
         problems=tuple(problems),
         teams=tuple(teams),
-        without_team=tuple(without),
+        without_team=tuple(without + individual),
         new_units=tuple(new_units),
         warnings=tuple(warnings),
     )

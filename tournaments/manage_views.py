@@ -33,6 +33,7 @@ from games import presence
 from games.models import TableSeat
 from tournaments import results as results_services
 from tournaments import services, sheets
+from tournaments.importing import OTHERS_CHOICES, OTHERS_NEW
 from tournaments.models import (
     Event,
     Pairing,
@@ -389,6 +390,7 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
                 content=content,
                 user=acting_user(request),
                 create_units=create_units,
+                others=str(stored.get("others", OTHERS_NEW)),
             )
         except ApplicationError as error:
             messages.error(request, error.message)
@@ -399,10 +401,17 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
             _("Imported %(players)d players in %(teams)d teams.")
             % {"players": plan.player_count, "teams": len(plan.teams)},
         )
+        if event.status == event.Status.RUNNING:
+            messages.info(
+                request, _("The event is running: the new players join from the next round.")
+            )
         return _dashboard(event)
     if request.method == "POST":
         upload = request.FILES.get("file")
         create_units = request.POST.get("create_units") == "1"
+        others = request.POST.get("others", OTHERS_NEW)
+        if others not in OTHERS_CHOICES:
+            return _bad_form(request, _("Choose what to do with other events' players ('others')."))
         if upload is None:
             messages.error(request, _("Choose a .csv or .xlsx file."))
         elif (upload.size or 0) > MAX_UPLOAD:
@@ -415,6 +424,8 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
                     filename=upload.name or "",
                     content=content,
                     create_units=create_units,
+                    user=acting_user(request),
+                    others=others,
                 )
             except ApplicationError as error:
                 messages.error(request, error.message)
@@ -424,11 +435,18 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
                     "filename": upload.name,
                     "content": base64.b64encode(content).decode(),
                     "create_units": create_units,
+                    "others": others,
                 }
     return render(
         request,
         "tournaments/manage/import.html",
-        {"event": event, "plan": plan, "is_organizer": True},
+        {
+            "event": event,
+            "plan": plan,
+            "closed": services.import_closed(event),
+            "others": request.POST.get("others", OTHERS_NEW),
+            "is_organizer": True,
+        },
     )
 
 

@@ -46,6 +46,16 @@ class Unit(models.Model):
         on_delete=models.PROTECT,
         related_name="children",
     )
+    #: The meet whose import made the unit (its names are resolved within that meet); none for
+    #: a unit made by hand or shared by every meet.
+    meet = models.ForeignKey(
+        "Meet",
+        verbose_name=_("meet"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="units",
+    )
     members = models.ManyToManyField(Player, through="Membership", related_name="units")
 
     class Meta:
@@ -59,7 +69,14 @@ class Unit(models.Model):
                 name="unit_name_unique_within_parent",
             ),
             models.UniqueConstraint(
-                fields=["name"], condition=Q(parent__isnull=True), name="unit_top_level_name_unique"
+                fields=["name"],
+                condition=Q(parent__isnull=True, meet__isnull=True),
+                name="unit_top_level_name_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["meet", "name"],
+                condition=Q(parent__isnull=True, meet__isnull=False),
+                name="unit_top_level_name_unique_per_meet",
             ),
             models.CheckConstraint(condition=~Q(name=""), name="unit_name_not_empty"),
             models.CheckConstraint(

@@ -13,14 +13,13 @@ from django.contrib.auth.models import (
     User,
 )
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from config.exceptions import ApplicationError, ConflictError
 from games.models import Player, Table, TableMode
-from games.services import player_create, table_create
-from tournaments import importing, individual
+from games.services import table_create
+from tournaments import individual
 from tournaments import pairing as pairing_algo
 from tournaments.i18n import join_list
 from tournaments.models import (
@@ -565,118 +564,6 @@ def round_complete(
     return round
 
 
-# --- Registration import --------------------------------------------------------------------------
-
-
-def _import_existing(event: Event) -> importing.Existing:
-    in_team = frozenset(
-        (unit, number)
-        for unit, number in Membership.objects.filter(
-            player__team_members__event=event
-        ).values_list("unit__name", "employee_number")
-        if number
-    )
-    return importing.Existing(
-        units=frozenset(Unit.objects.values_list("name", flat=True)),
-        team_names=frozenset(event.teams.values_list("name", flat=True)),
-        in_team=in_team,
-    )
-
-
-def event_import_plan(
-    *, event: Event, filename: str, content: bytes, create_units: bool = True
-) -> importing.ImportPlan:
-    """Read a registration file and return what importing it would do (or its bad rows); writes
-    nothing. Raises ApplicationError when the file itself cannot be read (format, columns)."""
-    try:
-        rows = importing.read_table(filename, content, gettext=_)
-    except importing.ImportError_ as error:
-        raise ApplicationError(str(error)) from None
-    return importing.plan_import(
-        rows, _import_existing(event), create_units=create_units, gettext=_
-    )
-
-
-def _unit_named(name: str) -> Unit:
-    unit = Unit.objects.filter(name=name).order_by("parent_id", "pk").first()
-    return unit if unit is not None else unit_get_or_create(name=name)
-
-
-@transaction.atomic
-def event_import(
-    *,
-    event: Event,
-    filename: str,
-    content: bytes,
-    user: User | None = None,
-    create_units: bool = True,
-) -> importing.ImportPlan:
-    """Import players and teams from a CSV or XLSX file into ``event`` and return the plan done.
-
-    Nothing is written unless the whole file is valid: otherwise ApplicationError lists every bad
-    row (``extra["problems"]``). Units are created on the way (unless ``create_units`` is false);
-    a player already known by employee number in the unit is reused; players without a team form
-    teams of three within their unit. Only for an event in draft or registration.
-    """
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    event_organizer_require(event=event, user=user)
-    if event.status not in (Event.Status.DRAFT, Event.Status.REGISTRATION):
-        raise ConflictError(
-            _("%(event)s is %(status)s: import players during registration.")
-            % {"event": event.name, "status": event.get_status_display()}
-        )
-    plan = event_import_plan(
-        event=event, filename=filename, content=content, create_units=create_units
-    )
-    if not plan.ok:
-        raise ApplicationError(
-            ngettext(
-                "%(count)d bad row; nothing was imported.",
-                "%(count)d bad rows; nothing was imported.",
-                len(plan.problems),
-            )
-            % {"count": len(plan.problems)},
-            extra={"problems": [{"row": p.row, "message": p.message} for p in plan.problems]},
-        )
-    units = {
-        name: _unit_named(name)
-        for name in {p.unit for t in plan.teams for p in t.players}
-        | {p.unit for p in plan.without_team}
-    }
-
-    # A person is found again only within this meet (or when in no event yet): matching another
-    # meet's player would hand this event's organizers that player (and a login code for their
-    # account).
-    elsewhere = Q(
-        player__in=Registration.objects.exclude(event__meet_id=event.meet_id).values("player")
-    ) | Q(player__in=TeamMember.objects.exclude(event__meet_id=event.meet_id).values("player"))
-
-    def player_for(planned: importing.PlannedPlayer) -> Player:
-        unit = units[planned.unit]
-        if planned.employee_number:
-            known = (
-                Membership.objects.select_related("player")
-                .filter(unit=unit, employee_number=planned.employee_number)
-                .exclude(elsewhere)
-                .first()
-            )
-            if known is not None:
-                return known.player
-        player = player_create(name=planned.name)
-        membership_ensure(player=player, unit=unit, employee_number=planned.employee_number)
-        return player
-
-    for team in plan.teams:
-        team_create(
-            event=event,
-            name=team.name,
-            players=[player_for(p) for p in team.players],
-            unit=units[team.unit],
-        )
-    registration_ensure(event=event, players=[player_for(p) for p in plan.without_team])
-    return plan
-
-
 @transaction.atomic
 def team_withdraw(*, team: Team, user: User | None = None, withdrawn: bool = True) -> Team:
     """Withdraw a team from later rounds (a no-show), or bring it back with ``withdrawn=False``.
@@ -686,3 +573,16 @@ def team_withdraw(*, team: Team, user: User | None = None, withdrawn: bool = Tru
     team.withdrawn = withdrawn
     team.save(update_fields=["withdrawn"])
     return team
+
+
+# The registration import lives in tournaments.registration_import (it writes through the services
+# above); its entry points are re-exported here, where callers have always found them.
+from tournaments.registration_import import (  # noqa: E402
+    event_import as event_import,
+)
+from tournaments.registration_import import (  # noqa: E402
+    event_import_plan as event_import_plan,
+)
+from tournaments.registration_import import (  # noqa: E402
+    import_closed as import_closed,
+)

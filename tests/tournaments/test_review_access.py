@@ -244,16 +244,17 @@ def test_a_draft_and_a_private_events_tables_stay_hidden(
 def test_a_unit_shared_with_another_event_is_read_only_for_an_organizer(
     world: dict[str, Any],
 ) -> None:
-    """An import names units by name, so an organizer can bring another event's unit into their
-    own; it must not let them rename it under the other event."""
+    """An import names units by name; it resolves them within the event's meet (issue 25), so
+    naming another meet's unit makes a unit of one's own meet, and the other stays out of reach."""
     _import_theirs(world)
     unit = world["theirs"]["unit"]
-    assert world["mine"]["event"].teams.filter(unit=unit).exists()
+    assert not world["mine"]["event"].teams.filter(unit=unit).exists()
+    made = world["mine"]["event"].teams.get(name="冒名队").unit
+    assert made.name == unit.name and made.meet == world["mine"]["event"].meet
     client = client_for(world["mine"]["organizer"])
-    assert client.get(change_url(unit)).status_code == 200  # seen, read-only
     empty = {"memberships-TOTAL_FORMS": "0", "memberships-INITIAL_FORMS": "0"}
     response = client.post(change_url(unit), {"name": "改名", "kind": unit.kind, **empty})
-    assert response.status_code == 403
+    assert response.status_code in (403, 404)
     unit.refresh_from_db()
     assert unit.name != "改名"
     own = world["mine"]["unit"]

@@ -1,19 +1,21 @@
-"""`manage.py import_players EVENT FILE [--dry-run]`: register players and teams from a file."""
+"""`manage.py import_players EVENT FILE [--dry-run] [--as USERNAME] [--others new|refuse]`:
+register players and teams from a file."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.exceptions import ApplicationError
-from tournaments.importing import ImportPlan
+from tournaments.importing import OTHERS_CHOICES, OTHERS_NEW, ImportPlan
 from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event
-from tournaments.services import event_import, event_import_plan
+from tournaments.services import event_import, event_import_plan, event_organizer_require
 
 
 def _row_problem(row: int, message: str) -> str:
@@ -34,7 +36,21 @@ class Command(LuziCommand):
         parser.add_argument(
             "--no-create-units",
             action="store_true",
-            help="treat units missing from the database as errors instead of creating them",
+            help="treat units missing from the event's meet as errors instead of creating them",
+        )
+        parser.add_argument(
+            "--as",
+            dest="as_user",
+            metavar="USERNAME",
+            help="import as this organizer of the event: a player is taken again only when they "
+            "reach them (a player of one of their events); without it, any player of the meet",
+        )
+        parser.add_argument(
+            "--others",
+            choices=OTHERS_CHOICES,
+            default=OTHERS_NEW,
+            help="a row naming a player out of reach: import them as a new player (new, the "
+            "default) or refuse the row (refuse)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -52,16 +68,28 @@ class Command(LuziCommand):
                 returncode=2,
             ) from None
         create_units = not options["no_create_units"]
+        user = None
+        if options["as_user"]:
+            user = get_user_model().objects.filter(username=options["as_user"]).first()
+            if user is None:
+                raise CommandError(
+                    _("No user called %(name)s.") % {"name": options["as_user"]}, returncode=2
+                )
+        arguments: dict[str, Any] = {
+            "event": event,
+            "filename": path.name,
+            "content": content,
+            "create_units": create_units,
+            "user": user,
+            "others": options["others"],
+        }
         try:
             if options["dry_run"]:
-                plan = event_import_plan(
-                    event=event, filename=path.name, content=content, create_units=create_units
-                )
+                event_organizer_require(event=event, user=user)
+                plan = event_import_plan(**arguments)
             else:
-                plan = event_import(
-                    event=event, filename=path.name, content=content, create_units=create_units
-                )
-        except ApplicationError as exc:
+                plan = event_import(**arguments)
+        except ApplicationError as exc:  # NotAllowedError and ConflictError too
             lines = [exc.message] + [
                 "  " + _row_problem(p["row"], p["message"]) for p in exc.extra.get("problems", [])
             ]
@@ -84,8 +112,13 @@ class Command(LuziCommand):
             self.stderr.write(_row_problem(problem.row, problem.message))
         for warning in plan.warnings:
             self.stdout.write(self.style.WARNING(warning))
+        if plan.closed:
+            self.stdout.write(self.style.WARNING(plan.closed))
         if plan.new_units:
             self.stdout.write(f"new units: {', '.join(plan.new_units)}")
+        for player in plan.players:
+            kind = "existing player" if player.reuses is not None else "new player"
+            self.stdout.write(f"row {player.row}: {player.name} [{player.unit}] {kind}")
         for team in plan.teams:
             names = "、".join(p.name for p in team.players)
             formed = " (formed)" if team.formed else ""
