@@ -20,7 +20,13 @@ from engine.errors import IllegalActionError
 from engine.shanghai_doudizhu.actions import Action
 from engine.shanghai_doudizhu.deal import Deal
 from engine.shanghai_doudizhu.result import SEATS, DealResult, EscapeKind, Outcome
-from engine.shanghai_doudizhu.rules import DEFAULT_RULES, RULES_VERSION, FirstBidder, Huangfan, Rules
+from engine.shanghai_doudizhu.rules import (
+    DEFAULT_RULES,
+    RULES_VERSION,
+    FirstBidder,
+    Huangfan,
+    Rules,
+)
 
 __all__ = ["Match", "MatchEnd", "deal_seed"]
 

@@ -46,9 +46,7 @@ def _with_set(deal: Deal, landlord: int) -> list[list[Card]]:
         if Counter(places[landlord])[joker] >= Counter(JOKERS)[joker]:
             continue
         holder = next(p for p in range(5) if p != landlord and joker in places[p])
-        mine = next(
-            c for c in places[landlord] if not c.is_joker and c != deal.marked_card
-        )
+        mine = next(c for c in places[landlord] if not c.is_joker and c != deal.marked_card)
         _swap(places, landlord, mine, holder, joker)
     return places
 
@@ -64,14 +62,16 @@ def _without_set(deal: Deal, landlord: int) -> list[list[Card]]:
             (p, c)
             for p in (4, landlord)
             for c in places[p]
-            if c.rank in ranks
-            and (p == 4 or c != deal.marked_card or places[p].count(c) > 1)
+            if c.rank in ranks and (p == 4 or c != deal.marked_card or places[p].count(c) > 1)
         )
         other = (landlord + 1) % 4
         theirs = next(
             c
             for c in places[other]
-            if not c.is_joker and c.rank not in ranks and kept[c] < 2 and c.rank != Rank.TWO
+            if not c.is_joker
+            and c.rank not in ranks
+            and kept[c] < 2
+            and c.rank != Rank.TWO
             and sum(n for k, n in kept.items() if k.rank == c.rank) <= 4
         )
         _swap(places, where, card, other, theirs)
@@ -79,9 +79,7 @@ def _without_set(deal: Deal, landlord: int) -> list[list[Card]]:
 
 
 def _rebuilt(deal: Deal, places: list[list[Card]]) -> Deal:
-    return Deal(
-        hands=places[:4], kitty=places[4], marked=(deal.marked_seat, deal.marked_card)
-    )
+    return Deal(hands=places[:4], kitty=places[4], marked=(deal.marked_seat, deal.marked_card))
 
 
 def _bid(deal: Deal, head: bool) -> int:
