@@ -46,7 +46,7 @@ class EventDealsApi(APIView):
         organizer = services.event_is_organizer(event=event, user=request.user)
         if not organizer:
             deals = deals.exclude(match__table__pairing__round__status=Round.Status.DRAFT)
-        rows = deals.order_by(
+        query = deals.order_by(
             "match__table__pairing__round__number",
             "match__table__pairing__number",
             "match__created_at",
@@ -60,6 +60,7 @@ class EventDealsApi(APIView):
             "match__table__pairing__round__number",
             "match__table__pairing__round_id",
         )
+        rows = list(query)
         if event.duplicate and not organizer:
             published = duplicate.rounds_published(
                 r["match__table__pairing__round_id"] for r in rows
