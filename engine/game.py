@@ -312,6 +312,12 @@ class MatchState(Protocol):
 
     def apply(self, action: GameAction) -> None: ...
 
+    def apply_logged(self, action: GameAction) -> None:
+        """:meth:`apply` for an action read back from a table's committed log, which names no
+        rules version: a game whose rules changed what its log holds reads an older log here
+        as it was played (上海斗地主's version 1 logs skip a 报到 decision); else :meth:`apply`."""
+        ...
+
     def timeout(self, seat: int) -> GameAction: ...
 
     def escape(self, seat: int) -> dict[str, Any]:

@@ -128,7 +128,7 @@ def _replay_from_first_deal(
     for record in records:
         state.start_deal()
         for action in record.get("actions", []):
-            state.apply(game.action_from_json(action))
+            state.apply_logged(game.action_from_json(action))
     if match.left_seat is not None:
         state.leave(match.left_seat)
     return state

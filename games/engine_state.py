@@ -103,7 +103,7 @@ def _catch_up(
     rows = Action.objects.filter(deal=deal, seq__gt=old.seq, seq__lte=deal.seq).order_by("seq")
     try:
         for row in rows.only("seat", "kind", "cards", "system", "extra"):
-            engine.apply(to_engine(row, game))
+            engine.apply_logged(to_engine(row, game))
     except EngineError:
         return None
     if engine.deal_info(engine.deals_started).actions != deal.seq:
@@ -147,7 +147,7 @@ def _rebuild(match: Match, deal: Deal | None) -> MatchState:
         for number in range(1, match.current_deal + 1):
             engine.start_deal()
             for action in by_deal.get(number, []):
-                engine.apply(action)
+                engine.apply_logged(action)
         if match.left_seat is not None:
             engine.leave(match.left_seat)
     except EngineError as exc:

@@ -347,6 +347,9 @@ class ToyMatch:
         if deal.result is not None:
             self.settle(deal.number, deal.result, deal.tricks)
 
+    def apply_logged(self, action: Any) -> None:
+        self.apply(action)
+
     def settle(self, number: int, result: dict[str, Any], tricks: Sequence[int]) -> None:
         """Count the result of deal ``number`` (or of a leaving) and end the match if it ends."""
         self._results.append(result)

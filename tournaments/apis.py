@@ -25,8 +25,8 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, NotAllowedError
 from games.models import MAX_SEATS
+from tournaments import duplicate, services
 from tournaments import results as results_services
-from tournaments import services
 from tournaments.exports import csv_download
 from tournaments.i18n import join_list
 from tournaments.models import Event, Meet, Pairing, ResultSubmission, Round
@@ -542,8 +542,11 @@ class PairingResultsApi(APIView):
         pairing = _pairing_for(request, pk)
         versions = pairing.results.select_related("submitted_by", "reviewed_by")
         if not services.event_is_organizer(event=pairing.round.event, user=request.user):
-            # The public sees confirmed results, not which staff accounts entered them.
+            # The public sees confirmed results, not which staff accounts entered them; in a
+            # duplicate round only once the online tables have played the sheet's deals.
             versions = versions.filter(status=ResultSubmission.Status.CONFIRMED)
+            if not duplicate.sheet_public(pairing):
+                versions = versions.none()
             return Response(PublicResultOutput(versions, many=True).data)
         return Response(ResultOutput(versions, many=True).data)
 

@@ -1,6 +1,8 @@
 """``GET /api/v1/events/{id}/deals/``: the deals of an event's online tables, for the replay viewer
 (``/deals/<id>/replay/``) and the record API. An event the caller may not see is a 404, as the
-rest of the public API answers; a draft round's deals are its organizers' alone."""
+rest of the public API answers; a draft round's deals are its organizers' alone, and so is deal k
+of a running duplicate round until every table of the round has finished it (an offline table's
+entered sheet included: its deals appear at once, all finished)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Deal
-from tournaments import services
+from tournaments import duplicate, services
 from tournaments.models import Round
 from tournaments.selectors import events_visible_to
 
@@ -41,9 +43,10 @@ class EventDealsApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         event = get_object_or_404(events_visible_to(request.user), pk=pk)
         deals = Deal.objects.filter(match__table__pairing__round__event=event)
-        if not services.event_is_organizer(event=event, user=request.user):
+        organizer = services.event_is_organizer(event=event, user=request.user)
+        if not organizer:
             deals = deals.exclude(match__table__pairing__round__status=Round.Status.DRAFT)
-        rows = deals.order_by(
+        query = deals.order_by(
             "match__table__pairing__round__number",
             "match__table__pairing__number",
             "match__created_at",
@@ -55,7 +58,16 @@ class EventDealsApi(APIView):
             "match__table_id",
             "match__table__pairing__number",
             "match__table__pairing__round__number",
+            "match__table__pairing__round_id",
         )
+        rows = list(query)
+        if event.duplicate and not organizer:
+            published = duplicate.rounds_published(
+                r["match__table__pairing__round_id"] for r in rows
+            )
+            rows = [
+                r for r in rows if r["number"] <= published[r["match__table__pairing__round_id"]]
+            ]
         return Response(
             [
                 {

@@ -54,6 +54,7 @@ __all__ = [
     "round_deal_seed",
     "round_deal_sheets",
     "rounds_published",
+    "sheet_public",
     "standings_rows",
     "table_rule",
     "tally_matches_publish",
@@ -190,6 +191,19 @@ def tally_matches_publish(
         cut[match["id"]] = min(limit, match["current_deal"])
     if not cut:
         return
+    # an offline table's sheet is entered whole: until one of its deals is published the table
+    # shows as it did before the sheet (not even that the sheet is in)
+    sheets = set(
+        Table.objects.filter(
+            pk__in=[m["table_id"] for m in latest.values() if cut.get(m["id"]) == 0],
+            mode=Table.Mode.OFFLINE,
+        ).values_list("pk", flat=True)
+    )
+    for table_id in sheets:
+        del cut[latest.pop(table_id)["id"]]
+    duplicate = [r for r in duplicate if r["table_id"] in latest]
+    if not cut:
+        return
     if not full:
         for r in duplicate:
             match = latest[r["table_id"]]
@@ -250,6 +264,26 @@ def deals_published(
         last = match.get("published")
         if last is not None and match["id"] in deals:
             deals[match["id"]][:] = [d for d in deals[match["id"]] if d["number"] <= last]
+
+
+def sheet_public(pairing: Pairing) -> bool:
+    """Whether the public may see the score sheets entered for ``pairing``'s (offline) table: in a
+    duplicate round only once every deal its confirmed sheet holds is published (the sheet names
+    each deal's landlord, bid, 头撂, 摊打 and winner, or its finishing order)."""
+    round = Round.objects.select_related("event").get(pk=pairing.round_id)
+    if not round.event.duplicate:
+        return True
+    published = rounds_published([round.pk])[round.pk]
+    if published >= ALL:
+        return True
+    current = (
+        Match.objects.filter(table_id=pairing.table_id)
+        .exclude(status=Match.Status.ABORTED)
+        .order_by("-id")
+        .values_list("current_deal", flat=True)
+        .first()
+    )
+    return current is not None and current <= published
 
 
 def unpublished_cut(match_ids: Iterable[int]) -> dict[int, int]:

@@ -333,6 +333,11 @@ class DoudizhuMatchState:
             raise EngineError(f"not an action of 上海斗地主: {action!r}")
         self.match.apply(action)
 
+    def apply_logged(self, action: Any) -> None:
+        if not isinstance(action, Action):
+            raise EngineError(f"not an action of 上海斗地主: {action!r}")
+        self.match.apply_logged(action)  # a version 1 log skipped a 报到 decision
+
     def timeout(self, seat: int) -> Action:
         return self.match.timeout(seat)
 

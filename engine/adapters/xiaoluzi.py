@@ -240,6 +240,9 @@ class XiaoluziMatchState:
             raise EngineError(f"not an action of 小路子: {action!r}")
         self.match.apply(action)
 
+    def apply_logged(self, action: Any) -> None:
+        self.apply(action)  # every log of the game holds what its rules' one version logs
+
     def timeout(self, seat: int) -> Action:
         return self.match.timeout(seat)
 

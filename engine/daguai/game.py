@@ -264,6 +264,9 @@ class DaguaiMatchState:
             raise EngineError(f"not an action of 大怪路子: {action!r}")
         self.match.apply(action)
 
+    def apply_logged(self, action: Any) -> None:
+        self.apply(action)  # every log of the game holds what its rules' one version logs
+
     def timeout(self, seat: int) -> Action:
         return self.match.timeout(seat)
 

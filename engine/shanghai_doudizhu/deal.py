@@ -43,7 +43,14 @@ from engine.shanghai_doudizhu.result import (
     deal_result,
     escape_result,
 )
-from engine.shanghai_doudizhu.rules import DEFAULT_RULES, FirstBidder, Rules
+from engine.shanghai_doudizhu.rules import (
+    DEFAULT_RULES,
+    RULES_VERSION,
+    RULES_VERSION_1,
+    RULES_VERSIONS,
+    FirstBidder,
+    Rules,
+)
 
 __all__ = ["HAND_SIZE", "KITTY_SIZE", "Deal", "Phase"]
 
@@ -72,6 +79,8 @@ class Deal:
     ``huangfan`` is H, the 荒番 factor the match carries into this deal (0 or 1, more under
     ``huangfan=multiply``); ``first_bidder`` is the match's rotation (``None``: from the seed).
     ``hands`` (four hands), ``kitty`` and ``marked`` (seat, card) replace the seeded dealing.
+    ``rules_version`` is the contract the deal follows: a record of version 1 (which skipped the
+    报到 decision of a landlord without a set) is replayed as it was played.
     """
 
     def __init__(
@@ -84,7 +93,13 @@ class Deal:
         hands: Sequence[Sequence[Card]] | None = None,
         kitty: Sequence[Card] = (),
         marked: tuple[int, Card] | None = None,
+        rules_version: str = RULES_VERSION,
     ) -> None:
+        if rules_version not in RULES_VERSIONS:
+            raise EngineError(
+                f"rules version {rules_version!r} is not one of {', '.join(RULES_VERSIONS)}"
+            )
+        self.rules_version = rules_version
         if not 0 <= huangfan <= MAX_HUANGFAN:
             raise EngineError(f"huangfan must be 0 to {MAX_HUANGFAN}, not {huangfan}")
         if first_bidder is not None and first_bidder not in SEATS:
@@ -408,11 +423,39 @@ class Deal:
             self._to_report()
 
     def _to_report(self) -> None:
+        """The 报到 decision comes whatever the landlord holds, so that its coming tells no one
+        whether he holds a set; it is skipped only without a set in a hand all can see (摊打),
+        or in a deal of version 1, which skipped it without a set."""
         assert self.landlord is not None
         if report_sets(self.hands[self.landlord]):
             self.phase = Phase.REPORT
-        else:
+        elif self.open_hand or self.rules_version == RULES_VERSION_1:
             self.phase = Phase.PLAY
+        else:
+            self.phase = Phase.REPORT
+
+    def apply_logged(self, action: Action) -> None:
+        """Apply ``action`` read back from a log of actions that names no rules version (a table's
+        committed actions): the landlord's first play where the 报到 decision is awaited, with
+        no set in his hand, is a log written under version 1, which skipped the decision; the
+        deal then follows version 1. Anything else is :meth:`apply`."""
+        landlord = self.landlord
+        if (
+            self.phase is Phase.REPORT
+            and action.kind is ActionKind.PLAY
+            and action.seat == landlord
+            and self.rules_version == RULES_VERSION
+            and not report_sets(self.hands[landlord])
+        ):
+            self.rules_version = RULES_VERSION_1
+            self.phase = Phase.PLAY
+            try:
+                self.apply(action)
+            except IllegalActionError:
+                self.rules_version, self.phase = RULES_VERSION, Phase.REPORT
+                raise
+            return
+        self.apply(action)
 
     def _open(self, action: Action) -> None:
         self._expect(action, ActionKind.OPEN)

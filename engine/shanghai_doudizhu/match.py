@@ -20,7 +20,13 @@ from engine.errors import IllegalActionError
 from engine.shanghai_doudizhu.actions import Action
 from engine.shanghai_doudizhu.deal import Deal
 from engine.shanghai_doudizhu.result import SEATS, DealResult, EscapeKind, Outcome
-from engine.shanghai_doudizhu.rules import DEFAULT_RULES, FirstBidder, Huangfan, Rules
+from engine.shanghai_doudizhu.rules import (
+    DEFAULT_RULES,
+    RULES_VERSION,
+    FirstBidder,
+    Huangfan,
+    Rules,
+)
 
 __all__ = ["Match", "MatchEnd", "deal_seed"]
 
@@ -87,8 +93,10 @@ class Match:
         hands: Sequence[Sequence[Card]] | None = None,
         kitty: Sequence[Card] = (),
         marked: tuple[int, Card] | None = None,
+        rules_version: str = RULES_VERSION,
     ) -> Deal:
-        """Deal the next deal (``hands`` etc. replace the seeded dealing, for tests)."""
+        """Deal the next deal (``hands`` etc. replace the seeded dealing, for tests;
+        ``rules_version`` that of the record it replays)."""
         if self.over:
             raise IllegalActionError(f"the match is over ({self.end.value if self.end else ''})")
         if self.deal is not None:
@@ -101,6 +109,7 @@ class Match:
             hands=hands,
             kitty=kitty,
             marked=marked,
+            rules_version=rules_version,
         )
         self.deals.append(deal)
         return deal
@@ -115,6 +124,13 @@ class Match:
         """Apply ``action`` to the current deal (and settle it when it ends)."""
         deal = self._current()
         deal.apply(action)
+        self._settle(deal)
+
+    def apply_logged(self, action: Action) -> None:
+        """:meth:`apply` for an action read back from a table's log (see
+        :meth:`Deal.apply_logged`)."""
+        deal = self._current()
+        deal.apply_logged(action)
         self._settle(deal)
 
     def timeout(self, seat: int | None = None) -> Action:

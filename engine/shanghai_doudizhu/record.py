@@ -27,7 +27,7 @@ from engine.shanghai_doudizhu.actions import Action
 from engine.shanghai_doudizhu.deal import Deal
 from engine.shanghai_doudizhu.match import Match
 from engine.shanghai_doudizhu.result import MAX_HUANGFAN, SEATS
-from engine.shanghai_doudizhu.rules import DEFAULT_RULES, RULES_VERSION, Rules
+from engine.shanghai_doudizhu.rules import DEFAULT_RULES, RULES_VERSION, RULES_VERSIONS, Rules
 
 __all__ = [
     "GAME",
@@ -79,12 +79,13 @@ class Headers:
     hands: tuple[tuple[Card, ...], ...] | None = None
     kitty: tuple[Card, ...] = ()
     marked: tuple[int, Card] | None = None
+    version: str = RULES_VERSION
 
     def to_json(self) -> dict[str, Any]:
         """The headers as a JSON object (``hands``, ``kitty``, ``marked`` only when hand-made)."""
         data: dict[str, Any] = {
             "game": GAME,
-            "rules": RULES_VERSION,
+            "rules": self.version,
             "options": self.rules.to_json(),
             "event": self.event,
             "round": self.round,
@@ -111,9 +112,10 @@ class Headers:
             raise RecordError(f"headers must be an object, not {type(data).__name__}")
         if data.get("game") != GAME:
             raise RecordError(f"header game: {data.get('game')!r} is not a {GAME} record")
-        if data.get("rules") != RULES_VERSION:
+        version = data.get("rules")
+        if version not in RULES_VERSIONS:
             raise RecordError(
-                f"header rules: version {data.get('rules')!r} is not {RULES_VERSION!r}"
+                f"header rules: version {version!r} is not one of {', '.join(RULES_VERSIONS)}"
             )
         try:
             rules = Rules.from_json(data.get("options", {}))
@@ -164,6 +166,7 @@ class Headers:
             hands=hands,
             kitty=kitty,
             marked=marked,
+            version=version,
         )
 
 
@@ -227,6 +230,7 @@ class Record:
             hands=deal.initial_hands if deal.hand_made else None,
             kitty=deal.kitty if deal.hand_made else (),
             marked=(deal.marked_seat, deal.marked_card) if deal.hand_made else None,
+            version=deal.rules_version,
         )
         if "seats" in labels:
             labels["seats"] = tuple(labels["seats"])
@@ -249,6 +253,7 @@ class Record:
                 hands=h.hands,
                 kitty=h.kitty,
                 marked=h.marked,
+                rules_version=h.version,
             )
         except EngineError as exc:
             raise RecordError(f"the headers start no deal: {exc}") from None
@@ -381,7 +386,9 @@ def replay_match(records: Sequence[Record]) -> Match:
         h = record.headers
         if match.over:
             raise ReplayError(f"{where}the match was over ({match.end.value if match.end else ''})")
-        deal = match.start_deal(hands=h.hands, kitty=h.kitty, marked=h.marked)
+        deal = match.start_deal(
+            hands=h.hands, kitty=h.kitty, marked=h.marked, rules_version=h.version
+        )
         expected = Record.from_deal(deal).headers
         for name in ("seed", "rules", "huangfan", "first_bidder"):
             if getattr(h, name) != getattr(expected, name):

@@ -15,6 +15,8 @@ from engine.errors import EngineError
 __all__ = [
     "DEFAULT_RULES",
     "RULES_VERSION",
+    "RULES_VERSIONS",
+    "RULES_VERSION_1",
     "DoubleReport",
     "EscapeRounding",
     "FirstBidder",
@@ -24,7 +26,16 @@ __all__ = [
 ]
 
 #: The version of the rules contract this engine implements, written into every record.
-RULES_VERSION = "shanghai_doudizhu-1"
+#: Version 2: the landlord always has the 报到 decision (declaring nothing is then his only
+#: choice without a set), except after 摊打 without a set, where everyone sees there is none.
+RULES_VERSION = "shanghai_doudizhu-2"
+
+#: Version 1 skipped the 报到 decision when the landlord held no set, so its ``report`` phase
+#: told every watcher that he held one; its records are still read, and replayed as they were.
+RULES_VERSION_1 = "shanghai_doudizhu-1"
+
+#: The versions a record may name.
+RULES_VERSIONS = (RULES_VERSION, RULES_VERSION_1)
 
 
 class FirstBidder(enum.Enum):

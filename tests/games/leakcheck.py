@@ -4,6 +4,10 @@ A viewer (a seat, or None for a spectator) may see: the cards played in the deal
 and, when seated, their own hand and the tribute cards they gave or received. Every string in a
 payload that reads as cards must be a sub-multiset of that; anything more is a leak of another
 seat's hand. The truth comes from the engine (the state the services committed).
+
+Across the tables of a duplicate round what is hidden is more than cards (a result, a sheet, a
+total that moved): :func:`assert_surfaces_unchanged` compares what a viewer fetched before and
+after another table finished (or entered) a deal, which must be the same until it is published.
 """
 
 from __future__ import annotations
@@ -158,3 +162,19 @@ def assert_no_leak(payload: Any, table: Table, viewer: int | None) -> int:
             f"viewer {viewer} was shown {sorted(map(str, extra.elements()))} in {key!r}: {value!r}"
         )
     return checked
+
+
+def assert_surfaces_unchanged(
+    before: dict[str, tuple[int, bytes]], after: dict[str, tuple[int, bytes]], who: str
+) -> None:
+    """Fail, naming the first lines that differ, when any page or answer (by URL: its status and
+    body) fetched by ``who`` changed between ``before`` and ``after``."""
+    import difflib
+
+    changed = [url for url in before if after.get(url) != before[url]]
+    lines: list[str] = []
+    for url in changed[:3]:
+        a = before[url][1].decode(errors="replace").splitlines()
+        b = after[url][1].decode(errors="replace").splitlines()
+        lines += [url, *list(difflib.unified_diff(a, b, lineterm="", n=0))[:12]]
+    assert not changed, f"{who} sees a change in {changed}:\n" + "\n".join(lines)

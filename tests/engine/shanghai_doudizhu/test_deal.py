@@ -89,7 +89,7 @@ def test_no_open_hand_outside_head_bid() -> None:
     deal = rig(marked=(0, "3S"), cards={0: "3S"})
     act(deal, "0 bid 1")
     act(deal, "1 bid 3")
-    assert deal.phase is Phase.PLAY
+    assert deal.phase is Phase.REPORT  # no 摊打: the 报到 decision, set or not
     with pytest.raises(IllegalActionError):
         act(deal, "1 open yes")
 
@@ -155,6 +155,7 @@ def test_landlord_leads_and_the_leader_may_not_pass() -> None:
     act(deal, "2 bid 1")
     for s in (3, 0, 1):
         act(deal, f"{s} pass")
+    act(deal, "2 report")
     assert deal.turn == 2 and deal.phase is Phase.PLAY
     with pytest.raises(IllegalActionError, match="the leader must play"):
         act(deal, "2 pass")
@@ -164,6 +165,7 @@ def test_trick_won_after_three_passes_and_a_passer_may_play_again() -> None:
     deal = rig({0: "3S 4S 5H 5S", 1: "6S 7S", 2: "8S"})
     act(deal, "0 bid 3")
     act(deal, "0 open no")
+    act(deal, "0 report")
     act(deal, "0 play 3S")
     act(deal, "1 pass")
     act(deal, "2 pass")
@@ -182,6 +184,7 @@ def test_passer_may_play_later_in_the_same_trick() -> None:
     deal = rig({0: "3S 4S", 1: "6S 9S", 2: "8S"})
     act(deal, "0 bid 3")
     act(deal, "0 open no")
+    act(deal, "0 report")
     act(deal, "0 play 3S")
     act(deal, "1 pass")
     act(deal, "2 play 8S")
@@ -197,6 +200,7 @@ def test_farmer_bomb_limit() -> None:
     act(deal, "1 pass")
     act(deal, "2 pass")
     act(deal, "3 pass")
+    act(deal, "0 report")
     assert deal.bomb_limits[1] == 1
     act(deal, "0 play 3S")
     assert any(p.is_bomb for p in deal.legal_plays(1))
@@ -256,6 +260,7 @@ def test_fifth_timeout_in_a_deal_is_an_escape() -> None:
     deal = rig({0: "3S"})
     act(deal, "0 bid 3")
     act(deal, "0 open no")
+    act(deal, "0 report")
     for _ in range(4):
         deal.timeout()  # 0 leads, 1 2 3 pass
         for _ in range(3):
@@ -270,6 +275,7 @@ def test_timeouts_in_a_row_option_resets_on_own_action() -> None:
     deal = rig({0: "3S"}, rules=Rules(timeouts_in_a_row=True, timeouts_to_escape=2))
     act(deal, "0 bid 3")
     act(deal, "0 open no")
+    act(deal, "0 report")
     deal.timeout()
     for _ in range(3):
         deal.apply(deal.legal_actions(deal.turn)[-1])
