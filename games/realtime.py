@@ -224,10 +224,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if came:  # the seat is back: this page's first state shows it too
             text = await self._first_state(text)
         await self.accept()
+        self._resync = asyncio.create_task(self._resync_loop())
         await self._push(text, force=True)
         if came:
             await self._announce()  # the others see the seat back
-        self._resync = asyncio.create_task(self._resync_loop())
 
     async def _first_state(self, text: str) -> str:
         try:
