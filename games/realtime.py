@@ -26,7 +26,7 @@ seat changed with 4409, and the browser reconnects to its new view.
 Bad frames (binary, too long, JSON nested too deep) are closed with 4400 and a reason. Whatever
 ends a connection (the browser, a bad frame, an error in a handler), its tasks are cancelled and
 its presence is counted out; a channel layer that refuses (Redis out of connections) closes the
-handshake with 1013 (try again later) instead of failing it.
+socket with 1013 (try again later) instead of failing the handshake with a 500.
 
 Reconnect and resync: the browser reconnects with backoff and receives the full state on connect;
 it may also send ``{"type": "resync"}``. Each connection also re-reads the state every
@@ -219,6 +219,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 self.seat, self._counted = seat, True
         except Exception as error:  # Redis out of connections, or away: the page retries
             logger.warning("table %s: socket refused for now: %r", table_id, error)
+            await self.accept()  # so that the browser reads the code (a refused handshake: 403)
             await self._shut(CLOSE_TRY_AGAIN)
             return
         if came:  # the seat is back: this page's first state shows it too

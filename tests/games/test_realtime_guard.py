@@ -173,8 +173,9 @@ def test_a_layer_out_of_connections_refuses_with_try_again_and_presence_stays_ri
         with monkeypatch.context() as patched:
             patched.setattr(layer, "group_add", _refusing)
             comm = socket(table, cookie)
-            connected, code = await comm.connect()
-            assert not connected and code == 1013  # try again later
+            await comm.connect()
+            close = await closed(comm)
+            assert close["code"] == 1013 and close["reason"]  # try again later
             await comm.disconnect(timeout=3)
         assert not await online(table) and resync_loops() == []
         comm = socket(table, cookie)  # Redis has connections again
