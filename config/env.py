@@ -179,6 +179,7 @@ class Env:
     hsts_seconds: int
     healthz_broker_timeout: float
     log_level: str
+    redis_max_connections: int
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Env:
@@ -220,4 +221,7 @@ class Env:
             ),
             healthz_broker_timeout=broker_timeout,
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            redis_max_connections=parse_int(
+                "REDIS_MAX_CONNECTIONS", env.get("REDIS_MAX_CONNECTIONS", "1000"), minimum=10
+            ),
         )

@@ -255,12 +255,20 @@ _CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "").strip() or (
 # else the channel layer's Redis) it is shared; without, each process has its own (one process:
 # runserver, `make demo`, the tests).
 _CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
+# Connections each Redis pool of a process may open (the channel layer's, the cache's). redis-py's
+# default is 100: a process holding 200+ sockets ran out at their handshakes (MaxConnectionsError,
+# issue 31). A socket refused anyway closes with 1013 (try again), see games/realtime.py.
+LUZI_REDIS_MAX_CONNECTIONS = ENV.redis_max_connections
 # "presence" is the same store, strict: see config/cache.py.
 if _CACHE_URL:
     _REDIS_CACHE = {
         "LOCATION": _CACHE_URL,
         "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "luzi"),
-        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},  # fail fast, never hang
+        "OPTIONS": {  # fail fast, never hang
+            "socket_connect_timeout": 2,
+            "socket_timeout": 2,
+            "max_connections": LUZI_REDIS_MAX_CONNECTIONS,
+        },
     }
     CACHES = {
         "default": {"BACKEND": "config.cache.TolerantRedisCache", **_REDIS_CACHE},
@@ -285,7 +293,13 @@ if _CHANNEL_LAYER_URL:
             # redis-py 8 reads with a 5 s socket timeout, as long as the layer's blocking pop
             # waits (5 s): a quiet connection would then fail ("Timeout reading"); allow more.
             "CONFIG": {
-                "hosts": [{"address": _CHANNEL_LAYER_URL, "socket_timeout": 30}],
+                "hosts": [
+                    {
+                        "address": _CHANNEL_LAYER_URL,
+                        "socket_timeout": 30,
+                        "max_connections": LUZI_REDIS_MAX_CONNECTIONS,
+                    }
+                ],
                 "prefix": "luzi:ws:",
             },
         }

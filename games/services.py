@@ -25,6 +25,7 @@ from engine.errors import EngineError
 from engine.game import Game, GameAction, MatchState
 from engine.registry import DEFAULT_GAME, get_game
 from games import engine_state, events, presence, selectors
+from games.access import access_changed
 from games.engine_messages import engine_message
 from games.models import Action, Deal, FigureStep, Match, Player, Table, TableMode, TableSeat
 
@@ -80,6 +81,7 @@ def table_create(
     TableSeat.objects.bulk_create(
         TableSeat(table=table, seat=seat, player=player) for seat, player in enumerate(players)
     )
+    access_changed()  # bulk_create sends no signal: a seat may close a duplicate round's table
     return table
 
 

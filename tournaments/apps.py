@@ -23,3 +23,9 @@ class TournamentsConfig(AppConfig):
         # Duplicate rounds: no table, deal or record shows a deal before every table played it.
         table_rule_register(duplicate.table_rule)
         deal_rule_register(duplicate.deal_rule)
+
+        # What those rules read: a change makes the open sockets check their viewer again.
+        from games.access import access_watch
+        from tournaments.models import Event, Pairing, Registration, Round, TeamMember
+
+        access_watch(Event, Event.organizers.through, Round, Pairing, Registration, TeamMember)

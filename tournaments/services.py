@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
+from games.access import access_changed
 from games.models import Player, Table, TableMode
 from games.services import table_create
 from tournaments import individual
@@ -123,6 +124,7 @@ def registration_ensure(*, event: Event, players: Sequence[Player]) -> None:
     Registration.objects.bulk_create(
         [Registration(event=event, player=player) for player in players], ignore_conflicts=True
     )
+    access_changed()  # bulk_create sends no signal (games.access)
 
 
 @transaction.atomic
@@ -160,6 +162,7 @@ def team_create(
         TeamMember(team=team, event=event, player=player, order=order)
         for order, player in enumerate(players)
     )
+    access_changed()  # bulk_create sends no signal (games.access)
     return team
 
 

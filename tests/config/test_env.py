@@ -113,6 +113,8 @@ def test_booleans(value: str, expected: bool) -> None:
         ("DATABASE_POOL_SIZE", "-2"),
         ("SECURE_HSTS_SECONDS", "soon"),
         ("SECURE_COOKIES", "perhaps"),
+        ("REDIS_MAX_CONNECTIONS", "many"),
+        ("REDIS_MAX_CONNECTIONS", "5"),
     ],
 )
 def test_bad_values_name_their_variable(variable: str, value: str) -> None:
@@ -122,7 +124,14 @@ def test_bad_values_name_their_variable(variable: str, value: str) -> None:
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environ = dict(os.environ)
-    for name in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL"):
+    for name in (
+        "DEBUG",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "REDIS_MAX_CONNECTIONS",
+    ):
         environ.pop(name, None)
     environ |= {"DJANGO_SETTINGS_MODULE": "config.settings", **env}
     return subprocess.run(
@@ -170,6 +179,25 @@ def test_settings_module_reads_the_environment() -> None:
         "luzi",
         "redis://redis:6379/0",
     ]
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, 1000), ("2500", 2500)])
+def test_the_redis_pools_are_sized_from_the_settings(value: str | None, expected: int) -> None:
+    """Regression (issue 31): the channel layer's pool kept redis-py's 100 connections, and 200+
+    sockets on one process raised MaxConnectionsError at their handshakes."""
+    script = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "from channels_redis.utils import create_pool; "
+        "from django.core.cache import caches; "
+        "host = s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]; "
+        "cache = caches['presence']._cache._pool_options['max_connections']; "
+        "print(json.dumps([s.LUZI_REDIS_MAX_CONNECTIONS, create_pool(host).max_connections, "
+        "cache]))"
+    )
+    env = dict(PRODUCTION) | ({} if value is None else {"REDIS_MAX_CONNECTIONS": value})
+    result = run_manage("shell", "-c", script, **env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == [expected] * 3
 
 
 def test_a_bad_setting_stops_manage_py_with_a_message() -> None:
