@@ -19,6 +19,7 @@ from games.models import Deal, FigureStep, Match, TableSeat
 from tournaments import duplicate
 from tournaments import projector as slides
 from tournaments.apis import standings_csv, standings_rows_fresh
+from tournaments.event_services import can_create_events
 from tournaments.exports import csv_download
 from tournaments.models import (
     Event,
@@ -58,7 +59,11 @@ def _event(request: HttpRequest, pk: int) -> Event:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html", {"meets": meets_for_home(request.user)})
+    return render(
+        request,
+        "tournaments/home.html",
+        {"meets": meets_for_home(request.user), "can_create": can_create_events(request.user)},
+    )
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
