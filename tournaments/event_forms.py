@@ -47,6 +47,8 @@ class _EventFields(forms.Form):
         self.game = get_game(game)
         self.option_specs = event_option_specs(game)
         self.fields.update(option_fields(self.option_specs))
+        for name, value in options_initial(self.option_specs, {}).items():
+            self.fields[name].initial = value  # the game's defaults
         self.fields["deals_per_match"].initial = self.game.default_options().deals_per_match
 
     def option_field_names(self) -> list[str]:
