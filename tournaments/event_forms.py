@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _lazy
 
 from engine.registry import get_game
-from tournaments.event_services import EventSettings, meets_organized
+from tournaments.event_services import EventSettings, StaffRole, meets_organized
 from tournaments.models import Event, Meet, PairingFormat
 from tournaments.option_fields import (
     event_option_specs,
@@ -22,7 +22,7 @@ from tournaments.option_fields import (
     options_initial,
 )
 
-__all__ = ["EventCreateForm", "EventSettingsForm", "OrganizerAddForm"]
+__all__ = ["EventCreateForm", "EventSettingsForm", "StaffAddForm"]
 
 _DATE = forms.DateInput(attrs={"type": "date"})
 
@@ -161,7 +161,8 @@ class EventSettingsForm(_EventFields):
         )
 
 
-class OrganizerAddForm(forms.Form):
-    """A co-organizer, by their account's username."""
+class StaffAddForm(forms.Form):
+    """A co-organizer or a referee, by their account's username."""
 
     username = forms.CharField(label=_lazy("Username"), max_length=150)
+    role = forms.ChoiceField(label=_lazy("Role"), choices=StaffRole.choices)

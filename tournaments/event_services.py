@@ -1,5 +1,5 @@
 """Writes that set an event up: an organizer creates an event (in a meet they organize, or in a new
-meet of their own), changes its settings and its game, and adds co-organizers.
+meet of their own), changes its settings and its game, and adds co-organizers and referees.
 
 Who may: a superuser, or a staff user in the organizers' group (:func:`can_create_events`); an
 organizer reaches only the meets and events they organize. Rule options are the game's
@@ -17,16 +17,17 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from engine.errors import EngineError
 from engine.registry import get_game, registered_keys
 from games.engine_messages import engine_message
-from tournaments.models import Event, Meet, Round
+from tournaments.models import Event, EventReferee, Meet, Round
 from tournaments.organizers import event_organizer_require
 from tournaments.services import ORGANIZERS_GROUP, event_organizer_add
 
@@ -36,7 +37,8 @@ __all__ = [
     "event_create",
     "event_game_set",
     "event_options_locked",
-    "event_organizer_invite",
+    "StaffRole",
+    "event_staff_add",
     "event_settings_update",
     "meet_is_own",
     "meets_organized",
@@ -278,12 +280,25 @@ def event_game_set(*, event: Event, user: User, game: str) -> Event:
     return event
 
 
+class StaffRole(models.TextChoices):
+    """What a person added from the dashboard does for the event."""
+
+    ORGANIZER = "organizer", _lazy("co-organizer (runs the event, enters and confirms results)")
+    REFEREE = "referee", _lazy("referee (enters and confirms offline results only)")
+
+
 @transaction.atomic
-def event_organizer_invite(*, event: Event, user: User, username: str) -> User:
-    """Add the user named ``username`` to the organizers of ``event`` (by one of its organizers):
-    what :func:`tournaments.services.event_organizer_add` grants, never more. Raises
-    ApplicationError for an unknown or inactive account, ConflictError if already there."""
+def event_staff_add(
+    *, event: Event, user: User, username: str, role: str = StaffRole.ORGANIZER
+) -> User:
+    """Add the user named ``username`` to ``event`` (by one of its organizers) as a co-organizer
+    (what :func:`tournaments.services.event_organizer_add` grants, never more) or as a referee
+    (nothing beyond entering and confirming the event's offline results: no staff status).
+    Raises ApplicationError for an unknown or inactive account or role, ConflictError if the
+    person already has the role."""
     event_organizer_require(event=event, user=user)
+    if role not in StaffRole.values:
+        raise ApplicationError(_("Choose co-organizer or referee."))
     username = (username or "").strip()
     target = User.objects.filter(username=username, is_active=True).first() if username else None
     if target is None:
@@ -292,5 +307,15 @@ def event_organizer_invite(*, event: Event, user: User, username: str) -> User:
         raise ConflictError(
             _("%(name)s already organizes %(event)s.") % {"name": username, "event": event.name}
         )
-    event_organizer_add(event=event, user=target)
+    if role == StaffRole.ORGANIZER:
+        event_organizer_add(event=event, user=target)
+        EventReferee.objects.filter(event=event, user=target).delete()  # now more than that
+        return target
+    _referee, created = EventReferee.objects.get_or_create(
+        event=event, user=target, defaults={"added_by": user}
+    )
+    if not created:
+        raise ConflictError(
+            _("%(name)s already referees %(event)s.") % {"name": username, "event": event.name}
+        )
     return target

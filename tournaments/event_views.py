@@ -1,5 +1,6 @@
 """Organizer pages that set an event up: create an event (``/events/new/``: pick the game, then
-its form), its settings page, and adding a co-organizer from the dashboard.
+its form), its settings page, adding a co-organizer or a referee from the dashboard; and the
+referees' list of offline tables.
 
 Views parse the form and call :mod:`tournaments.event_services`; an ApplicationError becomes a
 message on the page, never a server error. Another organizer's event answers 403, a missing one
@@ -19,10 +20,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.auth import acting_user
 from config.exceptions import ApplicationError
 from engine.registry import registered_games, registered_keys
+from games.models import Table
 from tournaments import event_services
-from tournaments.event_forms import EventCreateForm, EventSettingsForm, OrganizerAddForm
-from tournaments.models import Event
-from tournaments.organizers import event_is_organizer
+from tournaments.event_forms import EventCreateForm, EventSettingsForm, StaffAddForm
+from tournaments.models import Event, Pairing, ResultSubmission, Round
+from tournaments.organizers import event_is_organizer, event_is_referee
 
 
 def _organized(request: HttpRequest, pk: int) -> Event:
@@ -123,23 +125,64 @@ def event_settings(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def organizer_add(request: HttpRequest, pk: int) -> HttpResponse:
-    """Add a co-organizer to the event, by username (from the dashboard)."""
+def staff_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add a co-organizer or a referee to the event, by username (from the dashboard)."""
     event = _organized(request, pk)
-    form = OrganizerAddForm(request.POST)
+    form = StaffAddForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Give the username of the account to add."))
+        messages.error(request, _("Give the username of the account to add, and its role."))
+        return redirect("tournaments:dashboard", event.pk)
+    role = form.cleaned_data["role"]
+    try:
+        added = event_services.event_staff_add(
+            event=event,
+            user=acting_user(request),
+            username=form.cleaned_data["username"],
+            role=role,
+        )
+    except ApplicationError as error:
+        messages.error(request, error.message)
     else:
-        try:
-            added = event_services.event_organizer_invite(
-                event=event, user=acting_user(request), username=form.cleaned_data["username"]
-            )
-        except ApplicationError as error:
-            messages.error(request, error.message)
+        values = {"name": added.get_full_name() or added.username, "event": event.name}
+        if role == event_services.StaffRole.REFEREE:
+            done = _("%(name)s now referees %(event)s: they enter and confirm its results.")
         else:
-            messages.success(
-                request,
-                _("%(name)s now organizes %(event)s and may confirm its results.")
-                % {"name": added.get_full_name() or added.username, "event": event.name},
-            )
+            done = _("%(name)s now organizes %(event)s and may confirm its results.")
+        messages.success(request, done % values)
     return redirect("tournaments:dashboard", event.pk)
+
+
+@login_required
+def referee_tables(request: HttpRequest, pk: int) -> HttpResponse:
+    """The offline tables of the event's started rounds, for its referees (and organizers):
+    each with its result page and whether a result waits for confirmation or counts."""
+    event = get_object_or_404(Event.objects.select_related("meet"), pk=pk)
+    user = acting_user(request)
+    organizer = event_is_organizer(event=event, user=user)
+    if not organizer and not event_is_referee(event=event, user=user):
+        raise PermissionDenied(_("Only the event's organizers and referees may open this page."))
+    pairings = list(
+        Pairing.objects.filter(
+            round__event=event,
+            round__status__in=[Round.Status.RUNNING, Round.Status.COMPLETED],
+            table__mode=Table.Mode.OFFLINE,
+        )
+        .select_related("round", "team_a", "team_b")
+        .order_by("-round__number", "number")
+    )
+    states = dict(
+        ResultSubmission.objects.filter(pairing__in=pairings)
+        .exclude(status=ResultSubmission.Status.SUPERSEDED)
+        .values_list("pairing_id", "status")
+    )
+    pending = set(
+        ResultSubmission.objects.filter(
+            pairing__in=pairings, status=ResultSubmission.Status.PENDING
+        ).values_list("pairing_id", flat=True)
+    )
+    rows = [(p, "pending" if p.pk in pending else states.get(p.pk, "")) for p in pairings]
+    return render(
+        request,
+        "tournaments/manage/referee.html",
+        {"event": event, "rows": rows, "is_organizer": organizer},
+    )

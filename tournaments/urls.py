@@ -29,7 +29,8 @@ urlpatterns = [
     # Organizers
     path("events/<id:pk>/manage/", manage_views.dashboard, name="dashboard"),
     path("events/<id:pk>/manage/settings/", event_views.event_settings, name="event_settings"),
-    path("events/<id:pk>/manage/organizers/", event_views.organizer_add, name="organizer_add"),
+    path("events/<id:pk>/manage/staff/", event_views.staff_add, name="staff_add"),
+    path("events/<id:pk>/referee/", event_views.referee_tables, name="referee_tables"),
     path("events/<id:pk>/manage/import/", manage_views.import_players, name="import"),
     path("events/<id:pk>/manage/codes/", manage_views.login_codes, name="login_codes"),
     path(

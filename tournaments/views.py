@@ -32,6 +32,7 @@ from tournaments.models import (
     TeamMember,
     Unit,
 )
+from tournaments.organizers import event_is_referee
 from tournaments.qr import qr_svg
 from tournaments.result_preview import levels_why
 from tournaments.results import event_tallies_refresh
@@ -82,6 +83,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "player_count": sum(len(t.members.all()) for t in teams),
             "tie_breaks": event.tie_break_labels(),
             "is_organizer": event_is_organizer(event=event, user=request.user),
+            "is_referee": event_is_referee(event=event, user=request.user),
         },
     )
 

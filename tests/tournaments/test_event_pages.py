@@ -287,9 +287,10 @@ def test_another_organizer_cannot_reach_an_event(world: dict[str, Any]) -> None:
     assert b["client"].post(_settings_url(a_event), form).status_code == 403
     game = {"action": "game", "game": "xiaoluzi"}
     assert b["client"].post(_settings_url(a_event), game).status_code == 403
-    add = reverse("tournaments:organizer_add", args=[a_event.pk])
+    add = reverse("tournaments:staff_add", args=[a_event.pk])
     username = b["organizer"].username
-    assert b["client"].post(add, {"username": username}).status_code == 403
+    assert b["client"].post(add, {"username": username, "role": "organizer"}).status_code == 403
+    assert b["client"].post(add, {"username": username, "role": "referee"}).status_code == 403
     assert _client(world["player"]).post(add, {"username": "x"}).status_code == 403
     a_event.refresh_from_db()
     assert a_event.name != "被改" and a_event.game == "daguai"
@@ -304,16 +305,16 @@ def test_an_organizer_adds_a_co_organizer_from_the_dashboard(world: dict[str, An
     event = a["event"]
     dashboard = reverse("tournaments:dashboard", args=[event.pk])
     page = a["client"].get(dashboard).content.decode()
-    assert reverse("tournaments:organizer_add", args=[event.pk]) in page
+    assert reverse("tournaments:staff_add", args=[event.pk]) in page
     helper = UserFactory(username="helper")
-    add = reverse("tournaments:organizer_add", args=[event.pk])
-    response = a["client"].post(add, {"username": "helper"}, follow=True)
+    add = reverse("tournaments:staff_add", args=[event.pk])
+    response = a["client"].post(add, {"username": "helper", "role": "organizer"}, follow=True)
     assert "helper" in response.content.decode()
     helper.refresh_from_db()
     assert event.organizers.filter(pk=helper.pk).exists()
     assert helper.is_staff and not helper.is_superuser  # what event_organizer_add grants
     assert not world["b"]["event"].organizers.filter(pk=helper.pk).exists()
-    response = a["client"].post(add, {"username": "nobody"}, follow=True)
+    response = a["client"].post(add, {"username": "nobody", "role": "organizer"}, follow=True)
     assert "nobody" in response.content.decode()
     assert response.redirect_chain[-1][1] == 302
 
@@ -340,7 +341,8 @@ def test_the_review_page_says_who_can_confirm(world: dict[str, Any]) -> None:
     assert 'value="confirm"' not in page
     assert "没有其他组织者" in page and "#organizers" in page
     second = UserFactory(username="second", first_name="", last_name="")
-    a["client"].post(reverse("tournaments:organizer_add", args=[event.pk]), {"username": "second"})
+    add = reverse("tournaments:staff_add", args=[event.pk])
+    a["client"].post(add, {"username": "second", "role": "organizer"})
     page = a["client"].get(url).content.decode()
     assert "second" in page and 'value="confirm"' not in page
     other = _client(second).get(url).content.decode()
@@ -355,3 +357,44 @@ def test_the_review_page_says_who_can_confirm(world: dict[str, Any]) -> None:
     assert response.status_code == 302
     assert ResultSubmission.objects.get().status == ResultSubmission.Status.CONFIRMED
     assert Meet.objects.count() >= 1
+
+
+def test_a_referee_enters_and_confirms_results_and_nothing_more(world: dict[str, Any]) -> None:
+    a = world["a"]
+    event, pairing = _offline_round(a["organizer"])
+    referee = UserFactory(username="ref")
+    add = reverse("tournaments:staff_add", args=[event.pk])
+    a["client"].post(add, {"username": "ref", "role": "referee"})
+    referee.refresh_from_db()
+    assert event.referees.filter(user=referee).exists()
+    assert not referee.is_staff and not referee.groups.exists()  # no admin, no staff
+    assert not event.organizers.filter(pk=referee.pk).exists()
+    dashboard = a["client"].get(reverse("tournaments:dashboard", args=[event.pk]))
+    assert "ref" in dashboard.content.decode()
+    result_submit(
+        pairing=pairing, user=a["organizer"], first_dealer=0, deals=[{"finish": [0, 2, 4]}]
+    )
+    url = reverse("tournaments:table_result", args=[event.pk, pairing.pk])
+    assert "ref" in a["client"].get(url).content.decode()  # who can confirm
+    ref = _client(referee)
+    tables = ref.get(reverse("tournaments:referee_tables", args=[event.pk]))
+    assert tables.status_code == 200 and url in tables.content.decode()
+    page = ref.get(url)
+    assert page.status_code == 200 and 'value="confirm"' in page.content.decode()
+    submission = ResultSubmission.objects.get()
+    response = ref.post(url, {"action": "confirm", "submission": submission.pk})
+    assert response.status_code == 302
+    assert ResultSubmission.objects.get().status == ResultSubmission.Status.CONFIRMED
+    # a referee does not run the event, nor adds people to it
+    for name in ("dashboard", "event_settings"):
+        assert ref.get(reverse(f"tournaments:{name}", args=[event.pk])).status_code == 403
+    assert ref.post(add, {"username": "ref", "role": "organizer"}).status_code == 403
+    pair = reverse("tournaments:round_action", args=[event.pk, "pair"])
+    assert ref.post(pair).status_code == 403
+    # nor reaches another event's tables
+    other, other_pairing = _offline_round(world["b"]["organizer"])
+    foreign = reverse("tournaments:table_result", args=[other.pk, other_pairing.pk])
+    assert ref.get(foreign).status_code == 403
+    assert ref.get(reverse("tournaments:referee_tables", args=[other.pk])).status_code == 403
+    assert a["client"].post(add, {"username": "ref", "role": "referee"}).status_code == 302
+    assert event.referees.count() == 1  # added once

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.contrib.auth.models import User
+from django.db.models import Q
 
 from tournaments.models import Event
 
@@ -13,7 +15,12 @@ register = template.Library()
 
 @register.simple_tag
 def confirmers(event: Event, entered_by_id: Any) -> list[str]:
-    """The names of the event's organizers other than whoever entered the version (a result is
-    confirmed by a second person)."""
-    people = event.organizers.filter(is_active=True).exclude(pk=entered_by_id).order_by("username")
+    """The names of the event's organizers and referees other than whoever entered the version
+    (a result is confirmed by a second person)."""
+    people = (
+        User.objects.filter(Q(organized_events=event) | Q(refereed__event=event), is_active=True)
+        .exclude(pk=entered_by_id)
+        .distinct()
+        .order_by("username")
+    )
     return [person.get_full_name() or person.username for person in people]
