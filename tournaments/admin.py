@@ -329,7 +329,7 @@ class EventAdmin(EventScopedAdmin):
         return super().get_form(request, obj, change, **kwargs)
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
-        initial = super().get_changeform_initial_data(request)
+        initial: dict[str, Any] = dict(super().get_changeform_initial_data(request))
         game = form_game(request.GET.get("game"))
         initial["game"] = game
         initial.setdefault("deals_per_match", get_game(game).default_options().deals_per_match)

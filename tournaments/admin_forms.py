@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -87,7 +88,10 @@ class EventForm(forms.ModelForm):
         shown = self.data.get("options_game") if self.is_bound else None
         if shown and shown != self.options_game_key:
             # The page showed another game's options: the new game starts from its defaults.
-            data = self.data.copy()
+            data = QueryDict(mutable=True)
+            for key in self.data:
+                values = self.data.getlist(key) if hasattr(self.data, "getlist") else None
+                data.setlist(key, values if values is not None else [self.data[key]])
             for spec in self.option_specs:
                 name = OPTION_PREFIX + spec.name
                 if spec.kind == "bool":

@@ -482,18 +482,26 @@ def _option_spec(field: dataclasses.Field[Any]) -> OptionSpec:
     name = "deals_per_match" if field.name == "deals" else field.name
     zh, en = _LABELS.get(field.name, (field.name, field.name.replace("_", " ")))
     help_zh, help_en = _HELP.get(field.name, ("", ""))
-    words = {"help_zh": help_zh, "help_en": help_en}
     default = getattr(DEFAULT_RULES, field.name)
     if isinstance(default, enum.Enum):
         choices = tuple(str(m.value) for m in type(default))
         labels = _CHOICES.get(field.name, ())
         return OptionSpec(
-            name, "choice", str(default.value), zh, en, None, choices, **words, choice_labels=labels
+            name,
+            "choice",
+            str(default.value),
+            zh,
+            en,
+            None,
+            choices,
+            help_zh=help_zh,
+            help_en=help_en,
+            choice_labels=labels,
         )
     if isinstance(default, bool):
-        return OptionSpec(name, "bool", default, zh, en, **words)
+        return OptionSpec(name, "bool", default, zh, en, help_zh=help_zh, help_en=help_en)
     low = 100 if field.name == "active_escape_percent" else 1
-    return OptionSpec(name, "int", int(default), zh, en, low, **words)
+    return OptionSpec(name, "int", int(default), zh, en, low, help_zh=help_zh, help_en=help_en)
 
 
 class DoudizhuGame:

@@ -388,12 +388,17 @@ class XiaoluziGame:
             default = getattr(DEFAULT_RULES, f.name)
             zh, en = _LABELS.get(f.name, (f.name, f.name.replace("_", " ")))
             help_zh, help_en = _HELP.get(f.name, ("", ""))
-            words = {"help_zh": help_zh, "help_en": help_en}
             if isinstance(default, bool):
-                specs.append(OptionSpec(f.name, "bool", default, zh, en, **words))
+                specs.append(
+                    OptionSpec(f.name, "bool", default, zh, en, help_zh=help_zh, help_en=help_en)
+                )
             elif isinstance(default, int):
                 low = 0 if f.name == "system_actions_to_escape" else 1
-                specs.append(OptionSpec(f.name, "int", default, zh, en, low, **words))
+                specs.append(
+                    OptionSpec(
+                        f.name, "int", default, zh, en, low, help_zh=help_zh, help_en=help_en
+                    )
+                )
             else:
                 choices = tuple(code for code, _zh, _en in _SLAM_LABELS)
                 specs.append(
@@ -405,7 +410,8 @@ class XiaoluziGame:
                         en,
                         None,
                         choices,
-                        **words,
+                        help_zh=help_zh,
+                        help_en=help_en,
                         choice_labels=_SLAM_LABELS,
                     )
                 )
