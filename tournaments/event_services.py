@@ -283,8 +283,8 @@ def event_game_set(*, event: Event, user: User, game: str) -> Event:
 class StaffRole(models.TextChoices):
     """What a person added from the dashboard does for the event."""
 
-    ORGANIZER = "organizer", _lazy("co-organizer (runs the event, enters and confirms results)")
-    REFEREE = "referee", _lazy("referee (enters and confirms offline results only)")
+    ORGANIZER = "organizer", _lazy("co-organizer")
+    REFEREE = "referee", _lazy("referee")
 
 
 @transaction.atomic

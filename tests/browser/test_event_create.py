@@ -93,6 +93,8 @@ def test_an_organizer_creates_a_shanghai_doudizhu_event_on_a_phone(
     assert page.url.endswith(f"/events/{event.pk}/manage/")
     assert page.locator("h1").inner_text() == words["dashboard"]
     assert event.name in page.content()
+    assert page.locator("#organizers").is_visible()  # co-organizers and referees are added here
+    page.screenshot(path=str(ARTIFACTS / f"event-dashboard-390-{language}.png"), full_page=True)
     assert event.game == "shanghai_doudizhu" and event.organizers.get() == user
     assert event.rule_options["first_bidder"] == "rotate"
     assert event.rule_options["active_escape_rounding"] == "half_up"

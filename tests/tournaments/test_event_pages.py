@@ -5,6 +5,8 @@ out of reach."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import date
 from typing import Any
 
 import pytest
@@ -398,3 +400,22 @@ def test_a_referee_enters_and_confirms_results_and_nothing_more(world: dict[str,
     assert ref.get(reverse("tournaments:referee_tables", args=[other.pk])).status_code == 403
     assert a["client"].post(add, {"username": "ref", "role": "referee"}).status_code == 302
     assert event.referees.count() == 1  # added once
+
+
+def test_a_shared_meets_dates_stay_with_its_organizers(world: dict[str, Any]) -> None:
+    a, b = world["a"], world["b"]
+    shared = EventFactory(meet=b["event"].meet)
+    event_organizer_add(event=shared, user=a["organizer"])  # a organizes one event of b's meet
+    page = a["client"].get(_settings_url(shared)).content.decode()
+    assert "其中还有其他组织者的赛事" in page
+    form = _settings_form(shared, starts_on="2030-01-01", is_private="on")
+    assert a["client"].post(_settings_url(shared), form).status_code == 302
+    shared.refresh_from_db()
+    assert shared.is_private and shared.meet.starts_on is None  # the dates were not theirs
+    settings = event_services.EventSettings(
+        shared.name, "swiss", 1, 3, {}, False, starts_on=None, ends_on=None
+    )
+    event_services.event_settings_update(event=shared, user=a["organizer"], settings=settings)
+    moved = replace(settings, starts_on=date(2030, 1, 1))
+    with pytest.raises(event_services.NotAllowedError):
+        event_services.event_settings_update(event=shared, user=a["organizer"], settings=moved)
