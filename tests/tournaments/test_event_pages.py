@@ -379,6 +379,9 @@ def test_a_referee_enters_and_confirms_results_and_nothing_more(world: dict[str,
     url = reverse("tournaments:table_result", args=[event.pk, pairing.pk])
     assert "ref" in a["client"].get(url).content.decode()  # who can confirm
     ref = _client(referee)
+    me = ref.get(reverse("accounts:me")).content.decode()
+    assert "我担任裁判的赛事" in me
+    assert reverse("tournaments:referee_tables", args=[event.pk]) in me
     tables = ref.get(reverse("tournaments:referee_tables", args=[event.pk]))
     assert tables.status_code == 200 and url in tables.content.decode()
     page = ref.get(url)
