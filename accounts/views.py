@@ -123,7 +123,7 @@ def me(request: HttpRequest) -> HttpResponse:
             "tables": selectors.user_tables(user=user)[:10],
             "teams": selectors.organizer_teams(user=user),
             "events": _organized_events(user)[:20],
-            "refereed": Event.objects.filter(referees__user_id=user.pk)
+            "refereed": Event.objects.filter(referees__user=acting_user(request))
             .select_related("meet")
             .order_by("-created_at")[:20],
             "display_name": _display_name(user),
