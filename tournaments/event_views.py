@@ -170,17 +170,19 @@ def referee_tables(request: HttpRequest, pk: int) -> HttpResponse:
         .select_related("round", "team_a", "team_b")
         .order_by("-round__number", "number")
     )
-    states = dict(
-        ResultSubmission.objects.filter(pairing__in=pairings)
-        .exclude(status=ResultSubmission.Status.SUPERSEDED)
-        .values_list("pairing_id", "status")
-    )
+    results = ResultSubmission.objects.filter(pairing__in=pairings)
     pending = set(
-        ResultSubmission.objects.filter(
-            pairing__in=pairings, status=ResultSubmission.Status.PENDING
-        ).values_list("pairing_id", flat=True)
+        results.filter(status=ResultSubmission.Status.PENDING).values_list("pairing_id", flat=True)
     )
-    rows = [(p, "pending" if p.pk in pending else states.get(p.pk, "")) for p in pairings]
+    confirmed = set(
+        results.filter(status=ResultSubmission.Status.CONFIRMED).values_list(
+            "pairing_id", flat=True
+        )
+    )
+    rows = [
+        (p, "pending" if p.pk in pending else "confirmed" if p.pk in confirmed else "")
+        for p in pairings
+    ]
     return render(
         request,
         "tournaments/manage/referee.html",
