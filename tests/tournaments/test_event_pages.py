@@ -384,7 +384,7 @@ def test_a_referee_enters_and_confirms_results_and_nothing_more(world: dict[str,
     assert reverse("tournaments:referee_tables", args=[event.pk]) in me
     tables = ref.get(reverse("tournaments:referee_tables", args=[event.pk]))
     assert tables.status_code == 200 and url in tables.content.decode()
-    assert "等待确认" in tables.content.decode()
+    assert "待确认" in tables.content.decode()
     page = ref.get(url)
     assert page.status_code == 200 and 'value="confirm"' in page.content.decode()
     submission = ResultSubmission.objects.get()
@@ -392,7 +392,7 @@ def test_a_referee_enters_and_confirms_results_and_nothing_more(world: dict[str,
     assert response.status_code == 302
     assert ResultSubmission.objects.get().status == ResultSubmission.Status.CONFIRMED
     tables = ref.get(reverse("tournaments:referee_tables", args=[event.pk])).content.decode()
-    assert "已确认" in tables and "等待确认" not in tables
+    assert "已确认" in tables and "待确认" not in tables
     # a referee does not run the event, nor adds people to it
     for name in ("dashboard", "event_settings"):
         assert ref.get(reverse(f"tournaments:{name}", args=[event.pk])).status_code == 403
