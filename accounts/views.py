@@ -123,6 +123,9 @@ def me(request: HttpRequest) -> HttpResponse:
             "tables": selectors.user_tables(user=user)[:10],
             "teams": selectors.organizer_teams(user=user),
             "events": _organized_events(user)[:20],
+            "refereed": Event.objects.filter(referees__user=acting_user(request))
+            .select_related("meet")
+            .order_by("-created_at")[:20],
             "display_name": _display_name(user),
             "has_password": acting_user(request).has_usable_password(),
             "allows_codes": services.codes_allowed(acting_user(request)),

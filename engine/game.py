@@ -52,7 +52,8 @@ class OptionSpec:
     """One rules option as a table or event form offers it: its JSON name, type and default.
 
     ``kind`` is ``"bool"``, ``"int"`` (at least ``minimum``) or ``"choice"`` (one of
-    ``choices``).
+    ``choices``). ``help_zh``/``help_en`` say what it does, for people; ``choice_labels`` names
+    each choice in words, ``(value, Chinese, English)``, so that a form never shows a raw code.
     """
 
     name: str
@@ -62,6 +63,24 @@ class OptionSpec:
     label_en: str
     minimum: int | None = None
     choices: tuple[str, ...] = ()
+    help_zh: str = ""
+    help_en: str = ""
+    choice_labels: tuple[tuple[str, str, str], ...] = ()
+
+    def label(self, *, chinese: bool = True) -> str:
+        """The option's name in Chinese (the default) or English."""
+        return self.label_zh if chinese else self.label_en
+
+    def help(self, *, chinese: bool = True) -> str:
+        """What the option does, in Chinese or English ("" if the game says nothing)."""
+        return self.help_zh if chinese else self.help_en
+
+    def choice_label(self, value: str, *, chinese: bool = True) -> str:
+        """A choice in words (the value itself when the game names it no other way)."""
+        for code, zh, en in self.choice_labels:
+            if code == value:
+                return zh if chinese else en
+        return value
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -75,6 +94,11 @@ class OptionSpec:
             data["minimum"] = self.minimum
         if self.choices:
             data["choices"] = list(self.choices)
+        if self.help_zh or self.help_en:
+            data["help_zh"] = self.help_zh
+            data["help_en"] = self.help_en
+        if self.choice_labels:
+            data["choice_labels"] = {c: {"zh": zh, "en": en} for c, zh, en in self.choice_labels}
         return data
 
 

@@ -16,9 +16,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from config.auth import acting_user
+from engine.registry import get_game
 from games.admin import PlayerAdmin
 from games.models import Player
-from tournaments.admin_forms import EventForm, event_form_for
+from tournaments.admin_forms import EventForm, event_form_for, form_game
 from tournaments.i18n import join_list
 from tournaments.models import (
     Event,
@@ -299,12 +300,28 @@ class EventAdmin(EventScopedAdmin):
     inlines = [RegistrationInline, TeamInline, RoundInline]
     form = EventForm
 
+    class Media:
+        js = ["tournaments/admin_event_game.js"]
+
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
-        # Tie-breaks in order and the game's rule options as typed fields, not raw JSON.
-        kwargs["form"] = event_form_for(obj.game if obj is not None else None)
+        # Tie-breaks in order and the chosen game's rule options as typed fields, not raw JSON:
+        # the game posted, else the one the add page names (?game=), else the event's.
+        game = form_game(
+            request.POST.get("game"),
+            request.GET.get("game") if obj is None else None,
+            obj.game if obj is not None else None,
+        )
+        kwargs["form"] = event_form_for(game)
         return super().get_form(request, obj, change, **kwargs)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        initial: dict[str, Any] = dict(super().get_changeform_initial_data(request))
+        game = form_game(request.GET.get("game"))
+        initial["game"] = game
+        initial.setdefault("deals_per_match", get_game(game).default_options().deals_per_match)
+        return initial
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if _is_superuser(request):

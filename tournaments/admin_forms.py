@@ -1,9 +1,11 @@
 """The admin's event form: tie-breaks as ordered choices and the game's rule options as typed
-fields (checkboxes, numbers, choices) instead of raw JSON.
+fields (checkboxes, numbers, choices in words) instead of raw JSON.
 
-The rule options offered are the ones the event's game declares in the registry
-(``Game.option_specs``); options that the event sets with its own fields (deals per match, base
-score) are left out, and keys the form does not know are kept as they are.
+The rule options offered are the chosen game's (``Game.option_specs``, through
+:mod:`tournaments.option_fields`): the game posted, else the one the add page names (``?game=``),
+else the event's. A hidden ``options_game`` says which game's options the page showed: when the
+game is changed, the options the page showed (another game's) are not applied, and the new game
+starts from its defaults.
 """
 
 from __future__ import annotations
@@ -11,19 +13,24 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language
+from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from engine.errors import EngineError
 from engine.game import OptionSpec
-from engine.registry import get_game
-from games.engine_messages import engine_message
+from engine.registry import DEFAULT_GAME, registered_keys
 from tournaments.models import Event, TieBreak
+from tournaments.option_fields import (
+    EVENT_FIELDS,
+    OPTION_PREFIX,
+    event_option_specs,
+    option_fields,
+    options_check,
+    options_from_form,
+    options_initial,
+)
 
-#: Options the event sets with a field of its own.
-EVENT_FIELDS = frozenset({"deals_per_match", "base_score", "base"})
-OPTION_PREFIX = "option_"
+__all__ = ["EVENT_FIELDS", "OPTION_PREFIX", "EventForm", "event_form_for", "form_game"]
 
 
 _POSITIONS = {
@@ -48,7 +55,9 @@ class EventForm(forms.ModelForm):
     """An event's settings with tie-breaks in order and typed rule options."""
 
     option_specs: tuple[OptionSpec, ...] = ()
+    options_game_key: str = DEFAULT_GAME
 
+    options_game = forms.CharField(widget=forms.HiddenInput, required=False)
     tie_break_1 = _tie_break_field(1)
     tie_break_2 = _tie_break_field(2)
     tie_break_3 = _tie_break_field(3)
@@ -56,6 +65,12 @@ class EventForm(forms.ModelForm):
     class Meta:
         model = Event
         exclude = ["tie_break_order", "rule_options"]
+        help_texts = {
+            "game": _lazy(
+                "Changing the game of an event without rounds starts its rule options from the "
+                "new game's defaults."
+            )
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -66,11 +81,35 @@ class EventForm(forms.ModelForm):
             name = f"tie_break_{i}"
             if name in self.fields:
                 self.fields[name].initial = order[i - 1] if i <= len(order) else ""
-        options = self.instance.rule_options if isinstance(self.instance.rule_options, dict) else {}
-        for spec in self.option_specs:
-            field = self.fields.get(OPTION_PREFIX + spec.name)
-            if field is not None:
-                field.initial = options.get(spec.name, spec.default)
+        self.fields["options_game"].initial = self.options_game_key
+        for name, value in options_initial(self.option_specs, self._stored_options()).items():
+            if name in self.fields:
+                self.fields[name].initial = value
+        shown = self.data.get("options_game") if self.is_bound else None
+        if shown and shown != self.options_game_key:
+            # The page showed another game's options: the new game starts from its defaults.
+            data = QueryDict(mutable=True)
+            for key in self.data:
+                values = self.data.getlist(key) if hasattr(self.data, "getlist") else None
+                data.setlist(key, values if values is not None else [self.data[key]])
+            for spec in self.option_specs:
+                name = OPTION_PREFIX + spec.name
+                if spec.kind == "bool":
+                    if spec.default:
+                        data[name] = "on"
+                    else:
+                        data.pop(name, None)
+                else:
+                    data[name] = str(spec.default)
+            data["options_game"] = self.options_game_key
+            self.data = data
+
+    def _stored_options(self) -> dict[str, Any]:
+        """The event's stored options when they are this game's ({} for another game's)."""
+        options = self.instance.rule_options if self.instance.pk else {}
+        if not isinstance(options, dict) or self.instance.game != self.options_game_key:
+            return {}
+        return dict(options)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -83,22 +122,16 @@ class EventForm(forms.ModelForm):
             self.add_error("tie_break_1", _("A tie-break may appear only once."))
         else:
             self.instance.tie_break_order = order
-        options = dict(self.instance.rule_options or {}) if self.instance.pk else {}
-        if not isinstance(options, dict):
-            options = {}
-        for spec in self.option_specs:
-            name = OPTION_PREFIX + spec.name
-            if name in data and data[name] is not None:
-                options[spec.name] = data[name]
         game_key = data.get("game") or self.instance.game
-        try:
-            game = get_game(game_key)
-            check = {**options, "deals_per_match": data.get("deals_per_match") or 1}
-            game.options_from_json(check)
-        except EngineError as exc:
-            raise forms.ValidationError(
-                _("The rule options are not valid: %(error)s") % {"error": engine_message(exc)}
-            ) from None
+        if self.instance.pk and game_key != self.instance.game and self.instance.rounds.exists():
+            self.add_error("game", _("The event has rounds: its game no longer changes."))
+            return data
+        if game_key != self.options_game_key:
+            # Only when the form was built for another game than the one posted (never from the
+            # admin, which builds it for the posted game): keep what is stored.
+            return data
+        options = options_from_form(self.option_specs, data, self._stored_options())
+        options_check(game_key, options, data.get("deals_per_match"))
         self.instance.rule_options = options
         return data
 
@@ -114,24 +147,21 @@ class EventForm(forms.ModelForm):
         super()._update_errors(errors)  # type: ignore[misc]  # ModelForm's, not in django-stubs
 
 
-def _option_field(spec: OptionSpec, chinese: bool) -> forms.Field:
-    label = spec.label_zh if chinese else spec.label_en
-    if spec.kind == "bool":
-        return forms.BooleanField(label=label, required=False)
-    if spec.kind == "int":
-        return forms.IntegerField(label=label, min_value=spec.minimum, required=True)
-    return forms.ChoiceField(label=label, choices=[(c, c) for c in spec.choices], required=True)
+def form_game(*candidates: Any) -> str:
+    """The first of ``candidates`` that names a registered game (the default game if none)."""
+    keys = registered_keys()
+    for key in candidates:
+        if isinstance(key, str) and key in keys:
+            return key
+    return DEFAULT_GAME
 
 
 def event_form_for(game_key: str | None) -> type[EventForm]:
     """The event form with the rule options of the game ``game_key`` (the default game if
     none), labelled in the current language."""
-    try:
-        game = get_game(game_key or None)
-    except EngineError:
-        return EventForm
-    chinese = (get_language() or "zh-hans").startswith("zh")
-    specs = tuple(s for s in game.option_specs() if s.name not in EVENT_FIELDS)
-    attrs: dict[str, Any] = {OPTION_PREFIX + s.name: _option_field(s, chinese) for s in specs}
+    key = form_game(game_key)
+    specs = event_option_specs(key)
+    attrs: dict[str, Any] = dict(option_fields(specs))
     attrs["option_specs"] = specs
-    return type(f"EventForm_{game.key}", (EventForm,), attrs)
+    attrs["options_game_key"] = key
+    return type(f"EventForm_{key}", (EventForm,), attrs)

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import services as accounts_services
 from config.auth import acting_user
 from config.converters import MAX_ID
-from config.exceptions import ApplicationError
+from config.exceptions import ApplicationError, NotAllowedError
 from config.health import check_broker, stall_seconds, stalled_tables
 from engine.duplicate import first_dealer
 from games import presence
@@ -43,6 +43,7 @@ from tournaments.models import (
     RoundEntry,
     RoundLog,
 )
+from tournaments.organizers import event_result_require
 from tournaments.qr import qr_svg
 from tournaments.results import event_tallies_refresh
 from tournaments.round_log import log_detail
@@ -451,7 +452,12 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _pairing(request: HttpRequest, pk: int, pairing: int) -> tuple[Event, Pairing]:
-    event = _organized(request, pk)
+    """An offline table's result pages are for the event's organizers and its referees."""
+    event = get_object_or_404(Event.objects.select_related("meet"), pk=pk)
+    try:
+        event_result_require(event=event, user=acting_user(request))
+    except NotAllowedError as error:
+        raise PermissionDenied(error.message) from None
     return event, get_object_or_404(
         Pairing.objects.select_related("round", "table", "team_a", "team_b", "tally"),
         pk=pairing,
@@ -651,7 +657,7 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             "preview": preview,
             "sheet": sheet,
             "form": request.POST if request.method == "POST" else _sheet_defaults(event, p),
-            "is_organizer": True,
+            "is_organizer": services.event_is_organizer(event=event, user=acting_user(request)),
         },
     )
 

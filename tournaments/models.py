@@ -876,3 +876,6 @@ from tournaments.models_knockout import (  # noqa: E402, F401
 from tournaments.models_knockout import (  # noqa: E402, F401
     KnockoutStage as KnockoutStage,
 )
+
+# An event's referees (tournaments.models_staff).
+from tournaments.models_staff import EventReferee as EventReferee  # noqa: E402, F401

@@ -23,8 +23,9 @@ from tournaments.models import (
     Round,
     RoundLog,
 )
+from tournaments.organizers import event_result_require
 from tournaments.result_preview import ResultPreview, SeatsPreview, preview_of
-from tournaments.services import event_organizer_require, round_log_add
+from tournaments.services import round_log_add
 from tournaments.sheets import deals_parse
 from tournaments.tallies import event_tallies_refresh, tallies_refresh
 
@@ -126,7 +127,7 @@ def _enterable(pairing: Pairing, user: Any, *, lock: bool = False) -> Pairing:
     rows = Pairing.objects.select_for_update(of=("self",)) if lock else Pairing.objects.all()
     pairing = rows.select_related("round__event", "table", "team_a", "team_b").get(pk=pairing.pk)
     event = pairing.round.event
-    event_organizer_require(event=event, user=user)
+    event_result_require(event=event, user=user)
     if user is None or not user.is_authenticated:
         raise ApplicationError(_("A result is entered by a logged-in referee."))
     if pairing.table.mode != Table.Mode.OFFLINE:
@@ -183,7 +184,7 @@ def _pending(submission: ResultSubmission, user: Any) -> ResultSubmission:
         .select_related("pairing__round__event", "pairing__table")
         .get(pk=submission.pk)
     )
-    event_organizer_require(event=submission.pairing.round.event, user=user)
+    event_result_require(event=submission.pairing.round.event, user=user)
     if user is None or not user.is_authenticated:
         raise ApplicationError(_("A result is reviewed by a logged-in person."))
     if submission.status != ResultSubmission.Status.PENDING:

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import bracket_views, duplicate_views, manage_views, views
+from tournaments import bracket_views, duplicate_views, event_views, manage_views, views
 
 app_name = "tournaments"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("meets/<slug:slug>/", views.meet_detail, name="meet_detail"),
     path("meets/<slug:slug>/standings.csv", views.meet_standings_csv, name="meet_standings_csv"),
+    path("events/new/", event_views.event_new, name="event_new"),
     path("events/<id:pk>/", views.event_detail, name="event_detail"),
     path("events/<id:pk>/rounds/<id:number>/", views.round_detail, name="round_detail"),
     path("events/<id:pk>/standings/", views.standings, name="standings"),
@@ -27,6 +28,9 @@ urlpatterns = [
     ),
     # Organizers
     path("events/<id:pk>/manage/", manage_views.dashboard, name="dashboard"),
+    path("events/<id:pk>/manage/settings/", event_views.event_settings, name="event_settings"),
+    path("events/<id:pk>/manage/staff/", event_views.staff_add, name="staff_add"),
+    path("events/<id:pk>/referee/", event_views.referee_tables, name="referee_tables"),
     path("events/<id:pk>/manage/import/", manage_views.import_players, name="import"),
     path("events/<id:pk>/manage/codes/", manage_views.login_codes, name="login_codes"),
     path(

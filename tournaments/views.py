@@ -19,6 +19,7 @@ from games.models import Deal, FigureStep, Match, TableSeat
 from tournaments import duplicate
 from tournaments import projector as slides
 from tournaments.apis import standings_csv, standings_rows_fresh
+from tournaments.event_services import can_create_events
 from tournaments.exports import csv_download
 from tournaments.models import (
     Event,
@@ -31,6 +32,7 @@ from tournaments.models import (
     TeamMember,
     Unit,
 )
+from tournaments.organizers import event_is_referee
 from tournaments.qr import qr_svg
 from tournaments.result_preview import levels_why
 from tournaments.results import event_tallies_refresh
@@ -59,7 +61,11 @@ def _event(request: HttpRequest, pk: int) -> Event:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html", {"meets": meets_for_home(request.user)})
+    return render(
+        request,
+        "tournaments/home.html",
+        {"meets": meets_for_home(request.user), "can_create": can_create_events(request.user)},
+    )
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -89,6 +95,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "player_count": player_count,
             "tie_breaks": event.tie_break_labels(),
             "is_organizer": event_is_organizer(event=event, user=request.user),
+            "is_referee": event_is_referee(event=event, user=request.user),
         },
     )
 

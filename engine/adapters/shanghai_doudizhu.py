@@ -36,12 +36,12 @@ deal: ``rating`` and ``landlord_wins``. Refusals read ``deal N: FIELD: why``.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.adapters.shanghai_doudizhu_options import option_specs
 from engine.adapters.shanghai_doudizhu_sheet import score_sheet
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
@@ -94,21 +94,6 @@ _END_REASONS: dict[MatchEnd, str] = {
 _LANDLORD_WINS = (Outcome.LANDLORD, Outcome.REPORT_NO_PLAY)
 
 #: Labels of the options, for forms.
-_LABELS: dict[str, tuple[str, str]] = {
-    "base": ("底分", "base score"),
-    "first_bidder": ("首叫", "first bidder"),
-    "huangfan": ("荒番", "all-pass deals"),
-    "double_report": ("双报到", "double report"),
-    "turn_seconds": ("出牌时限（秒）", "turn seconds"),
-    "disconnect_seconds": ("掉线时限（秒）", "disconnect seconds"),
-    "timeouts_to_escape": ("超时次数算逃跑", "timeouts to escape"),
-    "deals": ("每场副数", "deals per match"),
-    "timeouts_in_a_row": ("超时须连续", "timeouts in a row"),
-    "active_escape_percent": ("主动逃跑罚分比例", "active escape percent"),
-    "active_escape_rounding": ("逃跑罚分取整", "active escape rounding"),
-    "report_loss_rating": ("报到输牌等级分", "report loss rating"),
-}
-
 _BIG = 10**9
 
 
@@ -404,19 +389,6 @@ def _read(data: Any) -> Record:
     return Record.loads(data) if isinstance(data, str) else Record.from_json(data)
 
 
-def _option_spec(field: dataclasses.Field[Any]) -> OptionSpec:
-    name = "deals_per_match" if field.name == "deals" else field.name
-    zh, en = _LABELS.get(field.name, (field.name, field.name.replace("_", " ")))
-    default = getattr(DEFAULT_RULES, field.name)
-    if isinstance(default, enum.Enum):
-        choices = tuple(str(m.value) for m in type(default))
-        return OptionSpec(name, "choice", str(default.value), zh, en, None, choices)
-    if isinstance(default, bool):
-        return OptionSpec(name, "bool", default, zh, en)
-    low = 100 if field.name == "active_escape_percent" else 1
-    return OptionSpec(name, "int", int(default), zh, en, low)
-
-
 class DoudizhuGame:
     """上海斗地主 as :class:`engine.game.Game`."""
 
@@ -445,7 +417,7 @@ class DoudizhuGame:
         raise EngineError(f"上海斗地主 has no fixed sides (not {side!r}): the landlord changes")
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        return tuple(_option_spec(f) for f in dataclasses.fields(Rules))
+        return option_specs()
 
     def default_options(self) -> DoudizhuOptions:
         return DoudizhuOptions()

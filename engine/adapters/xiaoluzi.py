@@ -96,6 +96,34 @@ _LABELS: dict[str, tuple[str, str]] = {
     "slam_count": ("关牌计法", "slam counts"),
 }
 
+#: What each option does, for people (Chinese, English).
+_HELP: dict[str, tuple[str, str]] = {
+    "base_score": ("每一项得分乘以底分。", "Every settlement's points are multiplied by it."),
+    "base_silver": ("每一项银子乘以底银。", "Every settlement's silver is multiplied by it."),
+    "deals_per_match": (
+        "每场比赛打的副数（可能提前结束）。",
+        "Deals in a match, unless it ends earlier.",
+    ),
+    "system_actions_to_escape": (
+        "一名玩家连续这么多次由系统代出即算逃跑（0：不限）。",
+        "This many system leads and follows in a row by one player count as an escape (0: off).",
+    ),
+    "joker_sevens": (
+        "王可以与红桃七、方块七组成三张七、四张七。",
+        "Jokers may join 7H and 7D as triples and fours of 7.",
+    ),
+    "first_lead_7h": (
+        "无人宣牌时，首出的牌必须含红桃七。",
+        "When nobody declares, the first lead must hold 7H.",
+    ),
+    "slam_count": (
+        "判断关牌时数出牌的张数，还是出牌的手数。",
+        "A slam counts the cards a player played, or the plays they made.",
+    ),
+}
+
+_SLAM_LABELS = (("cards", "按张数", "by cards"), ("plays", "按手数", "by plays"))
+
 _SILVER = 10**9
 
 
@@ -356,14 +384,33 @@ class XiaoluziGame:
         for f in dataclasses.fields(Rules):
             default = getattr(DEFAULT_RULES, f.name)
             zh, en = _LABELS.get(f.name, (f.name, f.name.replace("_", " ")))
+            help_zh, help_en = _HELP.get(f.name, ("", ""))
             if isinstance(default, bool):
-                specs.append(OptionSpec(f.name, "bool", default, zh, en))
+                specs.append(
+                    OptionSpec(f.name, "bool", default, zh, en, help_zh=help_zh, help_en=help_en)
+                )
             elif isinstance(default, int):
                 low = 0 if f.name == "system_actions_to_escape" else 1
-                specs.append(OptionSpec(f.name, "int", default, zh, en, low))
-            else:
                 specs.append(
-                    OptionSpec(f.name, "choice", default, zh, en, None, ("cards", "plays"))
+                    OptionSpec(
+                        f.name, "int", default, zh, en, low, help_zh=help_zh, help_en=help_en
+                    )
+                )
+            else:
+                choices = tuple(code for code, _zh, _en in _SLAM_LABELS)
+                specs.append(
+                    OptionSpec(
+                        f.name,
+                        "choice",
+                        default,
+                        zh,
+                        en,
+                        None,
+                        choices,
+                        help_zh=help_zh,
+                        help_en=help_en,
+                        choice_labels=_SLAM_LABELS,
+                    )
                 )
         return tuple(specs)
 

@@ -402,8 +402,28 @@ class DaguaiGame:
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return (
-            OptionSpec("lead_to_teammate", "bool", False, "出完接风给队友", "lead to a teammate"),
-            OptionSpec("system_play_limit", "int", 5, "托管次数上限", "system play limit", 0),
+            OptionSpec(
+                "lead_to_teammate",
+                "bool",
+                False,
+                "出完接风给队友",
+                "lead to a teammate",
+                help_zh="赢下一墩的玩家已出完牌时，由其后仍有牌的队友接风出牌"
+                "（不选：由下一位仍有牌的玩家接风）。",
+                help_en="When the winner of a trick has gone out, the lead goes to their next "
+                "teammate still holding cards (unticked: to the next player still holding cards).",
+            ),
+            OptionSpec(
+                "system_play_limit",
+                "int",
+                5,
+                "托管次数上限",
+                "system play limit",
+                0,
+                help_zh="一名玩家连续这么多次由系统代打即算逃跑（0：不限）。",
+                help_en="This many system plays in a row for one player count as an escape "
+                "(0: no limit).",
+            ),
             OptionSpec("deals_per_match", "int", 3, "每场副数", "deals per match", 1),
         )
 
