@@ -25,10 +25,10 @@ from config.exceptions import ApplicationError, NotAllowedError
 from engine.errors import EngineError
 from games import engine_state, selectors, services
 from games.access import table_viewable
-from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain
+from games.checks import MAX_CARDS_TEXT, SeatView, Verdict, selection_explain
 from games.engine_messages import engine_message
 from games.leaving import leave_terms
-from games.models import Table
+from games.models import Match, Table
 
 
 def seat_of_request(request: Request, table: Table) -> int | None:
@@ -254,6 +254,11 @@ class TableCheckApi(APIView):
         table, seat = _seated(request, table_id)
         data = _validated(self.CheckInputSerializer(data=request.data))
         state = selectors.table_state(table=table, seat=seat)
+        match = state["match"]
+        if match is not None and match["status"] != Match.Status.PLAYING:
+            # after the match, no "not your turn": there is nothing more to play
+            over = Verdict(False, _("The match is over: there is nothing more to play."))
+            return Response(over.to_json())
         verdict = selection_explain(view=seat_view_of(state), cards=data["cards"], game=table.game)
         return Response(verdict.to_json())
 
