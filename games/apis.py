@@ -76,7 +76,9 @@ class StateSerializer(serializers.Serializer[Any]):
         child=serializers.DictField(), help_text="seat, side, player, is_bot, cards (a count)"
     )
     match = serializers.DictField(
-        allow_null=True, help_text="levels, ladder, points, deal number, results, status"
+        allow_null=True,
+        help_text="levels, ladder, points, deal number, results, history (each ended deal's "
+        "number, ordinal, result and points per seat), status",
     )
     deal = serializers.DictField(
         allow_null=True,
@@ -88,6 +90,16 @@ class StateSerializer(serializers.Serializer[Any]):
     )
     seq = serializers.IntegerField(help_text="actions so far in the current deal; send it back")
     deal_number = serializers.IntegerField()
+    deal_ordinal = serializers.IntegerField(
+        help_text="the deal's place among the deals that count toward the match, as people "
+        "count them (a deal dealt again after nobody bid, 荒番, keeps its place)"
+    )
+    system_play = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="per seat, what the system has played for it in the deal (托管), the same in "
+        "every game: used, limit (0: none), left before it is an escape (null: no limit), "
+        "in_a_row, last (the seat's last action was the system's), reached (the escape)",
+    )
     deadline = serializers.DateTimeField(allow_null=True, help_text="when the turn times out")
     you = serializers.DictField(
         allow_null=True,

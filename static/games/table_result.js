@@ -130,8 +130,6 @@
     var words = el("p", "deal-over-words", L.resultText(last.result));
     words.id = "deal-over-words";
     body.appendChild(words);
-    var by = L.escapedBySystem();
-    if (by && last.number === state.deal_number) body.appendChild(el("p", "deal-over-escape", by));
     body.appendChild(el("h3", "", T.dealPoints));
     var points = L.pointsTable(last.points);
     points.id = "deal-over-points";
