@@ -33,6 +33,7 @@ __all__ = [
     "ReplayStep",
     "ScoredSheet",
     "SheetDeal",
+    "SystemPlays",
     "UnknownGameError",
     "Verdict",
     "World",
@@ -188,6 +189,44 @@ class DealInfo:
     over: bool
     result: dict[str, Any] | None
     points: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SystemPlays:
+    """What the system has played for one seat (托管) and what the rules allow before it counts as
+    an escape, in one deal: ``used`` system actions that count, ``limit`` (0: no limit),
+    ``in_a_row`` whether a play of the seat's own starts the count again, ``last`` whether the
+    system took the seat's last action of the deal.
+
+    >>> SystemPlays(used=4, limit=5, in_a_row=False, last=True).left
+    1
+    """
+
+    used: int
+    limit: int
+    in_a_row: bool
+    last: bool
+
+    @property
+    def left(self) -> int | None:
+        """How many more system actions the seat may have before it is an escape (None: no
+        limit); 0 once the limit is reached."""
+        return None if not self.limit else max(0, self.limit - self.used)
+
+    @property
+    def reached(self) -> bool:
+        """Whether the system's actions reached the limit (the seat escaped by them)."""
+        return bool(self.limit) and self.used >= self.limit
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "used": self.used,
+            "limit": self.limit,
+            "left": self.left,
+            "in_a_row": self.in_a_row,
+            "last": self.last,
+            "reached": self.reached,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,6 +403,17 @@ class MatchState(Protocol):
         ...
 
     def hand_size(self, number: int, seat: int) -> int: ...
+
+    def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
+        """Per seat, what the system has played for it in deal ``number`` (托管) against the
+        rules' limit before that is an escape."""
+        ...
+
+    def deal_ordinal(self, number: int) -> int:
+        """Deal ``number``'s place among the deals that count toward the match's length, as
+        people count them: a deal dealt again (上海斗地主's 荒番 after nobody bid) keeps the place
+        of the deal it replaces."""
+        ...
 
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         """Deal ``number``'s record (headers, actions, result) with the match seed and

@@ -25,10 +25,10 @@ from config.exceptions import ApplicationError, NotAllowedError
 from engine.errors import EngineError
 from games import engine_state, selectors, services
 from games.access import table_viewable
-from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain
+from games.checks import MAX_CARDS_TEXT, SeatView, Verdict, selection_explain
 from games.engine_messages import engine_message
 from games.leaving import leave_terms
-from games.models import Table
+from games.models import Match, Table
 
 
 def seat_of_request(request: Request, table: Table) -> int | None:
@@ -76,7 +76,9 @@ class StateSerializer(serializers.Serializer[Any]):
         child=serializers.DictField(), help_text="seat, side, player, is_bot, cards (a count)"
     )
     match = serializers.DictField(
-        allow_null=True, help_text="levels, ladder, points, deal number, results, status"
+        allow_null=True,
+        help_text="levels, ladder, points, deal number, results, history (each ended deal's "
+        "number, ordinal, result and points per seat), status",
     )
     deal = serializers.DictField(
         allow_null=True,
@@ -88,6 +90,16 @@ class StateSerializer(serializers.Serializer[Any]):
     )
     seq = serializers.IntegerField(help_text="actions so far in the current deal; send it back")
     deal_number = serializers.IntegerField()
+    deal_ordinal = serializers.IntegerField(
+        help_text="the deal's place among the deals that count toward the match, as people "
+        "count them (a deal dealt again after nobody bid, 荒番, keeps its place)"
+    )
+    system_play = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="per seat, what the system has played for it in the deal (托管), the same in "
+        "every game: used, limit (0: none), left before it is an escape (null: no limit), "
+        "in_a_row, last (the seat's last action was the system's), reached (the escape)",
+    )
     deadline = serializers.DateTimeField(allow_null=True, help_text="when the turn times out")
     you = serializers.DictField(
         allow_null=True,
@@ -255,6 +267,11 @@ class TableCheckApi(APIView):
         table, seat = _seated(request, table_id)
         data = _validated(self.CheckInputSerializer(data=request.data))
         state = selectors.table_state(table=table, seat=seat)
+        match = state["match"]
+        if match is not None and match["status"] != Match.Status.PLAYING:
+            # after the match, no "not your turn": there is nothing more to play
+            over = Verdict(False, _("The match is over: there is nothing more to play."))
+            return Response(over.to_json())
         verdict = selection_explain(view=seat_view_of(state), cards=data["cards"], game=table.game)
         return Response(verdict.to_json())
 

@@ -232,18 +232,19 @@ def _assemble(built: _Built, seat: int | None) -> dict[str, Any]:
 def _add_presence(state: dict[str, Any]) -> None:
     """Mark each person's seat ``online`` (a page of theirs is open at the table; else away, 离线)
     and ``auto`` (托管: the system played their last turn, while the match goes on); bots get
-    None and False. Presence is no part of the table's version: it is read on every call."""
+    None and False. Presence is no part of the table's version: it is read on every call.
+    (``system_play``: the game's count of system plays per seat, see :func:`_build`.)"""
     seats = state["seats"]
     people = [s["seat"] for s in seats if not s["is_bot"]]
     online = presence.seats_online(state["table"]["id"], people)
-    match, deal = state["match"], state["deal"]
+    match = state["match"]
     playing = match is not None and match["status"] == Match.Status.PLAYING
-    streaks = (deal or {}).get("streaks") or [0] * len(seats)
+    system = state.get("system_play") or [{}] * len(seats)
     state["seats"] = [
         {
             **s,
             "online": None if s["is_bot"] else online.get(s["seat"], False),
-            "auto": playing and not s["is_bot"] and streaks[s["seat"]] > 0,
+            "auto": playing and not s["is_bot"] and bool(system[s["seat"]].get("last")),
         }
         for s in seats
     ]
@@ -267,6 +268,11 @@ def _build(
         "seq": 0,
         "deal_number": 0,
         "deadline": None,
+        # per seat, the system's plays (托管) in the deal against the rules' limit (an escape),
+        # as the game counts them: {used, limit, left, in_a_row, last, reached}
+        "system_play": [],
+        # the deal's place among the deals that count toward the match (荒番 redeals do not)
+        "deal_ordinal": 0,
         "you": None,
     }
     private: dict[int, dict[str, Any]] = {}
@@ -286,6 +292,8 @@ def _build(
         number = engine.deals_started if engine is not None else 0
         if engine is not None and number:
             state["deal"] = engine.deal_view(number)
+            state["system_play"] = [p.to_json() for p in engine.system_plays(number)]
+            state["deal_ordinal"] = engine.deal_ordinal(number)
             for entry in state["seats"]:
                 entry["cards"] = engine.hand_size(number, entry["seat"])
             for seat in sorted(seats_wanted):
@@ -366,8 +374,27 @@ def _match_summary(match: Match, engine: MatchState | None) -> dict[str, Any]:
         "end_reason": match.end_reason or None,
         "winner": match.winner or None,
         "results": [] if engine is None else engine.results(),
+        "history": [] if engine is None else _history(engine),
         "turn_seconds": match.turn_seconds,
     }
+
+
+def _history(engine: MatchState) -> list[dict[str, Any]]:
+    """The match's ended deals, in order: the deal's number, its place as people count deals,
+    its result and its points per seat."""
+    rows = []
+    for number in range(1, engine.deals_started + 1):
+        info = engine.deal_info(number)
+        if info.over and info.result is not None:
+            rows.append(
+                {
+                    "number": number,
+                    "ordinal": engine.deal_ordinal(number),
+                    "result": info.result,
+                    "points": list(info.points or ()),
+                }
+            )
+    return rows
 
 
 def _ladder(match: Match) -> list[tuple[int, dict[str, Any]]]:

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -23,10 +23,25 @@ from games.practice import practice_table_open
 from games.table_context import table_context
 
 
-def table_strings() -> dict[str, Any]:
+def _plural(singular: str, plural: str) -> dict[str, str]:
+    """A count's words for the script: ``one`` (English: 1) and ``other`` (the language's
+    plural; Chinese counts with a measure word and has one form)."""
+    return {"one": ngettext(singular, plural, 1), "other": ngettext(singular, plural, 2)}
+
+
+def table_strings(game: Any = None) -> dict[str, Any]:
     """The words the table page's script shows, in the request's language (rule terms keep
-    their Chinese names). ``%(name)s`` placeholders are filled in by the script."""
+    their Chinese names). ``%(name)s`` placeholders are filled in by the script; a count's words
+    come in its plural forms (``one``, ``other``). ``game``: the table's game, whose figures are
+    named in the language."""
+    english = not (get_language() or "").startswith("zh")
+    figures = (
+        {}
+        if game is None
+        else {spec.key: spec.label_en if english else spec.label_zh for spec in game.figure_specs}
+    )
     return {
+        "figureNames": figures,
         "bigJoker": "大怪",
         "smallJoker": "小怪",
         "bot": _("bot"),
@@ -34,20 +49,38 @@ def table_strings() -> dict[str, Any]:
         "sideB": _("Team B"),
         "botName": _("Bot %(number)s"),
         "dealer": _("dealer (庄)"),
-        "cardsLeft": _("%(n)s cards"),
+        "cardsLeft": _plural("%(n)s card", "%(n)s cards"),
         "finished": _("finished #%(n)s"),
-        "systemPlays": _("system plays ×%(n)s"),
+        # a seat's 托管 count: the system's plays that count and the rules' limit (an escape)
+        "systemPlays": _("托管 ×%(n)s"),
+        "systemPlaysOf": _("托管 %(n)s of %(limit)s"),
         "passed": _("pass"),
         "toBeat": _("to beat, played by %(name)s:"),
         "leads": _("%(name)s leads"),
         "lastTrick": _("%(name)s won the last trick"),
         "noMatch": _("No match at this table yet."),
         "dealOf": _("deal %(n)s of %(total)s"),
+        "dealNumber": _("deal %(n)s"),
         "levelRank": _("级牌 %(rank)s"),
         # %(A)s and %(B)s: the sides' names (a team event's teams), else the letters A and B
         "levels": _("levels %(A)s %(a)s : %(B)s %(b)s"),
         "teamPoints": _("points %(A)s %(a)s : %(B)s %(b)s"),
         "matchOver": _("The match is over."),
+        "matchOverCheck": _("The match is over: there is nothing more to play."),
+        "matchOverConn": _("match over"),
+        "finalPoints": _("Final points"),
+        "dealPoints": _("Points of this deal"),
+        "matchPoints": _("Points of the match so far"),
+        "continue": _("Continue"),
+        "continueTitle": _("Close the result and go back to the table"),
+        "history": _("Deal history"),
+        "historyDeal": _("Deal"),
+        "historyResult": _("Result"),
+        "figuresTitle": _("The match's figures"),
+        "escapeBySystem": _(
+            "%(name)s escaped (逃跑): the system played for them (托管) %(n)s times, the limit "
+            "of the rules, so the match ends."
+        ),
         "betweenDeals": _("The deal is over; the next deal is being dealt."),
         "returnPrompt": _(
             "%(name)s paid you %(card)s (进贡). Select one card to return to them (还贡)."
@@ -119,8 +152,19 @@ def table_strings() -> dict[str, Any]:
             "Connection lost: reconnecting… You have not left the table; meanwhile the system "
             "plays your turns when your time runs out."
         ),
-        "bannerAuto": _("The system has played for you %(n)s times in a row (托管)."),
-        "bannerLimit": _("%(left)s more in a row count as an escape (逃跑): play yourself."),
+        "bannerAuto": _plural(
+            "托管: the system has played for you %(n)s time.",
+            "托管: the system has played for you %(n)s times.",
+        ),
+        "bannerAutoRow": _plural(
+            "托管: the system has played for you %(n)s time in a row.",
+            "托管: the system has played for you %(n)s times in a row.",
+        ),
+        "bannerLimit": _plural(
+            "%(n)s more system play is an escape (逃跑): play yourself.",
+            "%(n)s more system plays are an escape (逃跑): play yourself.",
+        ),
+        "bannerLast": _("One more system play is an escape (逃跑): play yourself now."),
         # 小路子 and 上海斗地主
         "landlord": _("地主"),
         "farmer": _("农民"),
@@ -138,7 +182,7 @@ def table_strings() -> dict[str, Any]:
         "reported": _("报到 %(n)s"),
         "reportSets": _("报到"),
         "bombLimit": _("炸弹 (limit)"),
-        "bombsLeft": _("%(n)s bombs left"),
+        "bombsLeft": _plural("%(n)s bomb left", "%(n)s bombs left"),
         "factors": _("番数"),
         "noFactor": _("no factor"),
         "score": _("Points so far"),
@@ -201,14 +245,9 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     seat = seat_of_request(request, table)
     if not table_viewable(table_id=table.pk, user=request.user, seated=seat is not None):
         raise Http404
-    match = selectors.table_match(table=table)
     config: dict[str, Any] = {
         "table": table.pk,
         "seat": seat,
-        # the rules' limit of system plays in a row (an escape), for the player's banner
-        "systemPlayLimit": getattr(engine_state.rules_of(match), "system_play_limit", 0)
-        if match is not None
-        else 0,
         "stateUrl": reverse("api:table_state", args=[table.pk]),
         "actionUrl": reverse("api:table_actions", args=[table.pk]),
         "checkUrl": reverse("api:table_check", args=[table.pk]),
@@ -228,7 +267,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "table": table,
         "seat": seat,
         "config": config,
-        "strings": table_strings(),
+        "strings": table_strings(game),
         "positions": range(table.seat_count),
         "title": belongs.title if belongs is not None else table.title,
         "crumbs": belongs.links if belongs is not None else (),

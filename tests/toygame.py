@@ -38,6 +38,7 @@ from engine.game import (
     ReplayStep,
     ScoredSheet,
     SheetDeal,
+    SystemPlays,
     Verdict,
 )
 from engine.sampling import deal_hidden
@@ -408,6 +409,15 @@ class ToyMatch:
 
     def hand_size(self, number: int, seat: int) -> int:
         return len(self._deal(number).hands[_seat(seat)])
+
+    def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
+        deal = self._deal(number)  # no limit: the system may play any number of turns
+        last = {a.seat: a.system for a in deal.actions}
+        return tuple(SystemPlays(0, 0, True, last.get(s, False)) for s in SEATS)
+
+    def deal_ordinal(self, number: int) -> int:
+        self._deal(number)
+        return number
 
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)

@@ -56,6 +56,7 @@ from engine.game import (
     OptionSpec,
     ReplayStep,
     ScoredSheet,
+    SystemPlays,
     Verdict,
     World,
 )
@@ -361,6 +362,21 @@ class DoudizhuMatchState:
 
     def hand_size(self, number: int, seat: int) -> int:
         return len(self._deal(number).hands[seat])
+
+    def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
+        deal = self._deal(number)  # the deal's timeouts (in a row only when the option says so)
+        rules = self.match.rules
+        last = {a.seat: a.system for a in deal.actions}
+        return tuple(
+            SystemPlays(n, rules.timeouts_to_escape, rules.timeouts_in_a_row, last.get(s, False))
+            for s, n in enumerate(deal.timeouts)
+        )
+
+    def deal_ordinal(self, number: int) -> int:
+        self._deal(number)  # a 荒番 deal dealt again after nobody bid keeps its place
+        before = self.match.deals[: number - 1]
+        redealt = [d for d in before if d.result and d.result.outcome is Outcome.ALL_PASS]
+        return number - len(redealt)
 
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)

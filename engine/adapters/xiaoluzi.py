@@ -51,6 +51,7 @@ from engine.game import (
     OptionSpec,
     ReplayStep,
     ScoredSheet,
+    SystemPlays,
     Verdict,
     World,
 )
@@ -298,6 +299,15 @@ class XiaoluziMatchState:
 
     def hand_size(self, number: int, seat: int) -> int:
         return len(self._deal(number).hands[seat])
+
+    def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
+        deal = self._deal(number)  # consecutive system actions within the deal
+        limit = self.match.rules.system_actions_to_escape
+        return tuple(SystemPlays(n, limit, True, n > 0) for n in deal.streaks)
+
+    def deal_ordinal(self, number: int) -> int:
+        self._deal(number)
+        return number
 
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)

@@ -43,6 +43,7 @@ from engine.game import (
     ReplayStep,
     ScoredSheet,
     SheetDeal,
+    SystemPlays,
     Verdict,
     World,
 )
@@ -291,6 +292,15 @@ class DaguaiMatchState:
 
     def hand_size(self, number: int, seat: int) -> int:
         return len(self._deal(number).hands[seat])
+
+    def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
+        deal = self._deal(number)  # consecutive system plays, carried from deal to deal
+        limit = self.match.rules.system_play_limit
+        return tuple(SystemPlays(n, limit, True, n > 0) for n in deal.streaks)
+
+    def deal_ordinal(self, number: int) -> int:
+        self._deal(number)
+        return number
 
     def record(self, number: int, **labels: Any) -> dict[str, Any]:
         deal = self._deal(number)

@@ -21,6 +21,8 @@
   var C = window.LuziCards(T, function () { return game === "daguai" ? view().level : null; });
 
   function fmt(template, values) {
+    // a count's words come in plural forms ({one, other}), chosen by the count n
+    if (template && typeof template === "object") template = Number(values.n) === 1 ? template.one : template.other;
     return String(template).replace(/%\((\w+)\)s/g, function (_m, key) {
       return values[key] === undefined ? "" : String(values[key]);
     });

@@ -29,7 +29,9 @@
   var $ = function (id) { return document.getElementById(id); };
 
   function fmt(template, values) {
-    return template.replace(/%\((\w+)\)s/g, function (_m, key) {
+    // a count's words come in plural forms ({one, other}), chosen by the count n
+    if (template && typeof template === "object") template = Number(values.n) === 1 ? template.one : template.other;
+    return String(template).replace(/%\((\w+)\)s/g, function (_m, key) {
       return values[key] === undefined ? "" : String(values[key]);
     });
   }
@@ -248,7 +250,10 @@
       if (state.match && state.match.points && game !== "daguai") {
         bits.push(fmt(T.pointsOf, { n: state.match.points[s.seat] }));
       }
-      if (d && d.streaks && d.streaks[s.seat] > 0) bits.push(fmt(T.systemPlays, { n: d.streaks[s.seat] }));
+      var sys = (state.system_play || [])[s.seat];
+      if (sys && sys.used > 0) {
+        bits.push(fmt(sys.limit ? T.systemPlaysOf : T.systemPlays, { n: sys.used, limit: sys.limit }));
+      }
       info.textContent = bits.join(" · ");
       box.appendChild(info);
       var last = lastInTrick(s.seat);
@@ -278,6 +283,14 @@
     trick.innerHTML = "";
     last.textContent = "";
     if (!d) return;
+    var m = state.match;
+    if ((m && m.status !== "playing") || d.phase === "over") {
+      // the deal (or the match) is over: its end, not the last play "to beat"
+      trick.textContent = m && m.status !== "playing" ? matchEndText() : T.betweenDeals;
+      trick.className = "trick ended";
+      return;
+    }
+    trick.className = "trick";
     if (d.trick && d.trick.current) {
       var who = document.createElement("div");
       who.className = "meta";
@@ -300,7 +313,8 @@
       $("level-info").textContent = "";
       return;
     }
-    $("deal-info").textContent = fmt(T.dealOf, { n: m.deal_number, total: m.deals_per_match });
+    // deals as people count them: a deal dealt again (荒番) keeps the place of the one it replaces
+    $("deal-info").textContent = fmt(T.dealOf, { n: state.deal_ordinal || m.deal_number, total: m.deals_per_match });
     if (game !== "daguai") {
       $("level-info").textContent = game === "xiaoluzi" && d && d.mode ? T.modes[d.mode] || d.mode : "";
       return;
@@ -354,7 +368,7 @@
     var m = state.match;
     var text = "";
     if (!m) text = T.noMatch;
-    else if (m.status !== "playing") text = T.matchOver;
+    else if (m.status !== "playing") text = matchEndText();
     else if (!d || d.phase === "over") text = T.betweenDeals;
     else if (myChoice()) text = T.choose[game + ":" + d.phase] || T.chooseAny;
     else if (game !== "daguai" && d.phase !== "play" && d.awaiting && d.awaiting.length) {
@@ -373,20 +387,40 @@
     if ($("bar-prompt")) $("bar-prompt").textContent = text; // the phone's bottom bar
   }
 
+  function matchEndText() {
+    // the match is over: who won and why it ended, in the rules' words
+    var m = state.match;
+    var text = T.matchOver + " " + (m.winner ? fmt(T.matchWinner, { side: winnerName(m.winner) }) : T.matchTie);
+    if (m.end_reason) text += " (" + (T.endReasons[m.end_reason] || m.end_reason) + ")";
+    var by = escapedBySystem();
+    return by ? text + " " + by : text;
+  }
+
+  function escapedBySystem() {
+    // an escape the system's plays made (托管 up to the rules' limit): said as such
+    var m = state.match;
+    if (!m || m.end_reason !== "escape") return "";
+    var text = "";
+    (state.system_play || []).forEach(function (p, seat) {
+      if (p && p.reached) text = fmt(T.escapeBySystem, { name: seatName(seat), n: p.used });
+    });
+    return text;
+  }
+
   function drawBanner() {
     var box = $("away-banner");
     if (!box) return;
     var playing = state && state.match && state.match.status === "playing";
-    var d = deal();
-    var streak = d && d.streaks && mySeat !== null ? d.streaks[mySeat] || 0 : 0;
+    var mine = mySeat !== null ? (state.system_play || [])[mySeat] : null;
     var lost = playing && !socketUp && retries > 0;
     var text = "";
     if (lost) {
       text = T.bannerOffline;
-    } else if (playing && streak > 0) {
-      var limit = config.systemPlayLimit || 0;
-      text = fmt(T.bannerAuto, { n: streak });
-      if (limit) text += " " + fmt(T.bannerLimit, { left: Math.max(0, limit - streak) });
+    } else if (playing && mine && mine.used > 0) {
+      // 托管: how often the system has played for the player, and how many more are an escape
+      text = fmt(mine.in_a_row ? T.bannerAutoRow : T.bannerAuto, { n: mine.used });
+      if (mine.left === 1) text += " " + T.bannerLast;
+      else if (mine.left) text += " " + fmt(T.bannerLimit, { n: mine.left });
     }
     box.textContent = text;
     box.hidden = !text;
@@ -614,7 +648,7 @@
     if (show) {
       var h2 = document.createElement("h2");
       h2.id = "deal-result";
-      h2.textContent = fmt(T.dealResult, { n: state.deal_number });
+      h2.textContent = fmt(T.dealResult, { n: state.deal_ordinal || state.deal_number });
       box.appendChild(h2);
       var p2 = document.createElement("p");
       p2.textContent = resultText(d.result);
@@ -639,7 +673,8 @@
       box.appendChild(h3);
       var p3 = document.createElement("p");
       p3.textContent = (m.winner ? fmt(T.matchWinner, { side: winnerName(m.winner) }) : T.matchTie) +
-        (m.end_reason ? " (" + (T.endReasons[m.end_reason] || m.end_reason) + ")" : "");
+        (m.end_reason ? " (" + (T.endReasons[m.end_reason] || m.end_reason) + ")" : "") +
+        (escapedBySystem() ? " " + escapedBySystem() : "");
       box.appendChild(p3);
       box.appendChild(pointsTable(m.points));
       if (mySeat !== null) {
@@ -652,28 +687,6 @@
         box.appendChild(again);
       }
     }
-  }
-
-  function drawProgress() {
-    var box = $("progress");
-    var m = state.match;
-    box.innerHTML = "";
-    if (!m) return;
-    var h = document.createElement("h2");
-    h.textContent = T.progress;
-    box.appendChild(h);
-    if (game === "daguai") {
-      var ladder = document.createElement("p");
-      ladder.textContent = T.ladder + " " + m.ladder.map(function (s) { return s.A + ":" + s.B; }).join(" → ");
-      box.appendChild(ladder);
-    }
-    var list = document.createElement("ol");
-    (m.results || []).forEach(function (r) {
-      var li = document.createElement("li");
-      li.textContent = resultText(r);
-      list.appendChild(li);
-    });
-    box.appendChild(list);
   }
 
   function tickCountdowns() {
@@ -728,9 +741,11 @@
     drawBanner();
     drawFacts();
     drawResult();
-    drawProgress();
     tickCountdowns();
     maybeAutoPass();
+    if (state.match && state.match.status !== "playing") setConn("over");
+    // the result screen and the deal history (table_result.js) draw from the same state
+    document.dispatchEvent(new CustomEvent("luzi:state", { detail: state }));
   }
 
   // --- selecting and checking ------------------------------------------------------------------
@@ -898,8 +913,10 @@
   // --- live updates ----------------------------------------------------------------------------
   function setConn(kind) {
     var el = $("conn");
-    el.dataset.state = kind;
-    el.textContent = T.conn[kind];
+    var over = state && state.match && state.match.status !== "playing";
+    // once the match is over, the badge says so (nothing live is left to follow)
+    el.dataset.state = over ? "over" : kind;
+    el.textContent = over ? T.matchOverConn : T.conn[kind];
   }
 
   function resync() {
@@ -1029,6 +1046,22 @@
       render(r.data);
     });
   }
+
+  // what table_result.js (the result screen, the deal history) reads of this page
+  window.LuziTable = {
+    T: T,
+    config: config,
+    state: function () { return state; },
+    fmt: fmt,
+    seatName: seatName,
+    playerName: playerName,
+    sideName: sideName,
+    winnerName: winnerName,
+    resultText: resultText,
+    pointsTable: pointsTable,
+    matchEndText: matchEndText,
+    escapedBySystem: escapedBySystem,
+  };
 
   wire();
   render(config.state);
