@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0012_xiaoluzi_declaration_figures"),
+        ("tournaments", "0013_unit_meet"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
