@@ -179,6 +179,7 @@ class Env:
     hsts_seconds: int
     healthz_broker_timeout: float
     log_level: str
+    trusted_proxy_count: int = 0
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Env:
@@ -220,4 +221,9 @@ class Env:
             ),
             healthz_broker_timeout=broker_timeout,
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            # Reverse proxies in front whose X-Forwarded-For is believed (config/auth.py);
+            # 0: none, the connection's peer is the client.
+            trusted_proxy_count=parse_int(
+                "TRUSTED_PROXY_COUNT", env.get("TRUSTED_PROXY_COUNT", "0"), minimum=0
+            ),
         )

@@ -19,10 +19,10 @@ MESSAGE_EN = "The request holds a NUL character"
 MESSAGE_ZH = "NUL 字符"
 
 
-def as_user(world: World, who: str) -> Client:
+def as_user(site: World, who: str) -> Client:
     client = Client(raise_request_exception=False)
-    if world.users[who] is not None:
-        client.force_login(world.users[who])
+    if site.users[who] is not None:
+        client.force_login(site.users[who])
     return client
 
 
