@@ -100,3 +100,45 @@ class RefuseNulMiddleware:
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": message}, status=400)
             return render(request, "400.html", {"message": message}, status=400)
+
+
+#: The site's pages load only their own scripts, styles and images (no inline script, style or
+#: handler anywhere: templates/ and static/ keep them in files), talk only to their own origin
+#: (fetch and the table's WebSocket), and are framed by nobody.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+#: Paths whose answers are private even to an anonymous visitor: the API (a table's state holds
+#: the viewer's hand) and the accounts pages (a login code, prefilled from its link).
+PRIVATE_PREFIXES = ("/api/", "/accounts/")
+
+
+class SecurityHeadersMiddleware:
+    """A Content-Security-Policy on every answer, and ``Cache-Control: no-store`` on every
+    answer that may carry private data (to a logged-in user, under /api/ or /accounts/), so
+    that neither a shared cache nor the browser's history keeps a hand or a login code."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        user = getattr(request, "user", None)
+        if (user is not None and user.is_authenticated) or request.path.startswith(
+            PRIVATE_PREFIXES
+        ):
+            response["Cache-Control"] = "no-store"
+            response.headers.pop("Expires", None)
+        return response
