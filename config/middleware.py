@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.middleware.locale import LocaleMiddleware
@@ -80,10 +79,12 @@ class RefuseNulMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # A body over DATA_UPLOAD_MAX_MEMORY_SIZE (RequestDataTooBig) or of too many fields is
+        # raised on: the handler400 of config/exceptions.py answers it (413 in JSON under /api/).
         try:
             refused = _has_nul(request)
-        except (RequestDataTooBig, UnreadablePostError):
-            refused = False  # left to the view, which answers 413 (or gives up) as before
+        except UnreadablePostError:
+            refused = False  # the client went away: left to the view, as before
         except MultiPartParserError:
             return self._refuse(request, nul=False)
         if not refused:

@@ -136,3 +136,16 @@ def test_text_without_a_nul_passes(world: World) -> None:  # noqa: F811
     client = as_user(world, "super")
     assert client.get("/admin/games/table/?status__exact=live&q=%E2%80%AE").status_code == 200
     assert client.get("/?next=%01").status_code == 200
+
+
+@pytest.mark.parametrize("api", [False, True])
+def test_a_broken_multipart_body_is_a_400(world: World, api: bool) -> None:  # noqa: F811
+    # the middleware reads form fields first: a body the multipart parser cannot read is a 400
+    client = as_user(world, "organizer")
+    event = world.ids["event"]
+    url = f"/api/v1/events/{event}/import/" if api else f"/events/{event}/manage/import/"
+    response = client.generic(
+        "POST", url, b"--x\r\nbroken", content_type="multipart/form-data; boundary=\x7f\x7f"
+    )
+    assert response.status_code == 400, response.content[:300]
+    assert response["Content-Type"].startswith("application/json" if api else "text/html")
