@@ -29,4 +29,7 @@ USER luzi
 EXPOSE 8000
 # An ASGI server: the table pages push over WebSockets (/ws/), which a WSGI server cannot carry.
 # uvicorn with WEB_CONCURRENCY worker processes (2 by default); uvloop and httptools come with it.
-CMD ["sh", "-c", "exec uvicorn config.asgi:application --host 0.0.0.0 --port 8000 --workers ${WEB_CONCURRENCY:-2}"]
+# --no-proxy-headers: uvicorn never rewrites the client's address or scheme from X-Forwarded-*
+# (by default it believes them from 127.0.0.1, so anyone on the host could pick an address and
+# escape the login throttles); Django reads them itself, only behind TRUSTED_PROXY_COUNT proxies.
+CMD ["sh", "-c", "exec uvicorn config.asgi:application --host 0.0.0.0 --port 8000 --no-proxy-headers --workers ${WEB_CONCURRENCY:-2}"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from axes.helpers import get_client_ip_address
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -21,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors, services
 from accounts.forms import CodeForm
-from config.auth import acting_user
+from config.auth import acting_user, client_address
 from config.exceptions import ApplicationError
 from engine.registry import registered_games
 from games.practice import DEFAULT_PRACTICE_LEVEL, PRACTICE_LEVELS
@@ -29,9 +28,9 @@ from tournaments.models import Event, Team
 
 
 def _client(request: HttpRequest) -> str:
-    """The caller's address as the password throttle reads it (behind TRUSTED_PROXY_COUNT
-    proxies, from X-Forwarded-For); callers without one share a single throttle."""
-    return get_client_ip_address(request) or "unknown"
+    """The caller's address as the password throttle reads it (config.auth.client_address);
+    callers without one share a single throttle."""
+    return client_address(request) or "unknown"
 
 
 def _organized_events(user: Any) -> QuerySet[Event]:

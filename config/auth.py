@@ -3,6 +3,7 @@ address (settings: AXES_*), and a locked-out login is refused even with the righ
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
@@ -11,6 +12,33 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address a request comes from, as every throttle counts it (django-axes' password
+    lockout, AXES_CLIENT_IP_CALLABLE, and the login-code guess limit).
+
+    With TRUSTED_PROXY_COUNT = 0 (the default: no proxy in front) it is REMOTE_ADDR, the peer of
+    the connection, which a client cannot choose; X-Forwarded-For is ignored (the ASGI server
+    must not rewrite REMOTE_ADDR from it either: uvicorn runs with --no-proxy-headers). Behind N
+    reverse proxies, each of which appends the address it was reached from, it is the N-th entry
+    of X-Forwarded-For from the right: the one the outermost proxy saw. Entries further left were
+    sent by the client and are ignored. Without a usable entry, REMOTE_ADDR.
+    """
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    count = int(getattr(settings, "TRUSTED_PROXY_COUNT", 0))
+    if count > 0:
+        forwarded = [
+            hop.strip() for hop in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")
+        ]
+        forwarded = [hop for hop in forwarded if hop]
+        if forwarded:
+            candidate = forwarded[-count] if len(forwarded) >= count else forwarded[0]
+            try:
+                return str(ipaddress.ip_address(candidate))
+            except ValueError:
+                pass  # not an address: a misconfigured proxy; fall back to the peer
+    return remote
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):

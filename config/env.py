@@ -180,6 +180,7 @@ class Env:
     healthz_broker_timeout: float
     log_level: str
     redis_max_connections: int
+    trusted_proxy_count: int = 0
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Env:
@@ -223,5 +224,10 @@ class Env:
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             redis_max_connections=parse_int(
                 "REDIS_MAX_CONNECTIONS", env.get("REDIS_MAX_CONNECTIONS", "1000"), minimum=10
+            ),
+            # Reverse proxies in front whose X-Forwarded-For is believed (config/auth.py);
+            # 0: none, the connection's peer is the client.
+            trusted_proxy_count=parse_int(
+                "TRUSTED_PROXY_COUNT", env.get("TRUSTED_PROXY_COUNT", "0"), minimum=0
             ),
         )

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from kombu.entity import Exchange, Queue
 
-from config.env import BASE_DIR, DEV_SECRET_KEY, VAR_DIR, Env, parse_int
+from config.env import BASE_DIR, DEV_SECRET_KEY, VAR_DIR, Env
 
 ENV = Env.from_environ()
 
@@ -44,6 +44,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.RefuseNulMiddleware",  # first: no text with a NUL reaches any code
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -51,6 +52,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",  # CSP; no-store for private answers
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page
@@ -108,16 +110,17 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = False
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
-# The address is REMOTE_ADDR, which a client cannot forge; behind TRUSTED_PROXY_COUNT reverse
-# proxies it is read from X-Forwarded-For, as many hops from the right.
-_TRUSTED_PROXY_COUNT = parse_int(
-    "TRUSTED_PROXY_COUNT", os.environ.get("TRUSTED_PROXY_COUNT", "0"), minimum=0
+# The address is config.auth.client_address: REMOTE_ADDR, which a client cannot forge, unless
+# TRUSTED_PROXY_COUNT reverse proxies stand in front; then the address the outermost proxy put in
+# X-Forwarded-For (as many hops from the right). The login-code guess limit counts the same one.
+TRUSTED_PROXY_COUNT = ENV.trusted_proxy_count
+AXES_CLIENT_IP_CALLABLE = "config.auth.client_address"
+# (django-ipware, axes' other way of reading the address, is not installed; were it, the callable
+# above still wins. Told the same count all the same, so both would agree.)
+AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT or None
+AXES_IPWARE_META_PRECEDENCE_ORDER: tuple[str, ...] = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if TRUSTED_PROXY_COUNT else ("REMOTE_ADDR",)
 )
-if _TRUSTED_PROXY_COUNT:
-    AXES_IPWARE_PROXY_COUNT = _TRUSTED_PROXY_COUNT
-    AXES_IPWARE_META_PRECEDENCE_ORDER: tuple[str, ...] = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
-else:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 
 # --- Internationalisation: Simplified Chinese first, English switchable ---------------------------
 LANGUAGE_CODE = "zh-hans"
@@ -151,7 +154,8 @@ SECURE_SSL_REDIRECT = ENV.secure_ssl_redirect
 SECURE_REDIRECT_EXEMPT = [
     r"^healthz$"
 ]  # load balancers and container health checks speak plain HTTP
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# X-Forwarded-Proto tells HTTPS only from a trusted proxy (TRUSTED_PROXY_COUNT), like the address.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXY_COUNT else None
 SECURE_HSTS_SECONDS = ENV.hsts_seconds
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG

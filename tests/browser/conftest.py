@@ -103,7 +103,36 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        watched = CspWatchedBrowser(chromium)
         try:
-            yield chromium
+            yield watched
         finally:
             chromium.close()
+        # every page of the test worked under the site's Content-Security-Policy
+        assert not watched.violations, "\n".join(watched.violations)
+
+
+class CspWatchedBrowser:
+    """The browser, whose pages' console messages about the Content-Security-Policy (an inline
+    script or style, a handler, a connection the policy refuses) are kept in ``violations``."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self.violations: list[str] = []
+
+    def _record(self, message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            self.violations.append(message.text)
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        context = self._browser.new_context(*args, **kwargs)
+        context.on("console", self._record)
+        return context
+
+    def new_page(self, *args: Any, **kwargs: Any) -> Any:
+        page = self._browser.new_page(*args, **kwargs)
+        page.on("console", self._record)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)

@@ -1,12 +1,14 @@
 """No request to any URL of the site or the API is a server error, and every API error is JSON
-(issue 11).
+(issues 11 and 25).
 
 Every URL pattern is found by walking Django's resolver (so a pattern added later is walked too)
-and requested as an anonymous visitor, a player seated at a table, an organizer and a superuser,
-with malformed path values (huge, negative, non-numeric where the converter lets them through,
-unicode, NUL), malformed bodies (invalid JSON, wrong types, huge numbers, NUL, floats, nested
-junk, a junk upload) and query strings; then hypothesis posts generated JSON to the endpoints that
-read JSON. Every answer must be below 500. Bounded: it runs in well under a minute on SQLite.
+and requested as an anonymous visitor, a player seated at a table, an organizer and a superuser
+(the superuser walks the admin), with malformed path values (0, -1, abc, 20 and 25 digits,
+unicode, NUL), malformed bodies (invalid JSON, JSON nested 1000 and 5000 deep, wrong types, huge
+numbers, NUL, floats, nested junk, a junk upload), query strings (NUL among them) and methods the
+route does not expect (PUT, PATCH, DELETE, OPTIONS, HEAD); then hypothesis posts generated JSON
+to the endpoints that read JSON. Every answer must be below 500. On PostgreSQL too, which refuses
+a NUL where SQLite stores it. Bounded: about a minute on SQLite (more on a loaded machine).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ PATH_VALUES = [
     "0",
     MAX_ID,  # matches <id:...>, no such row
     str(2**63),  # one past: no match
+    "9" * 20,  # 20 digits: past a 64-bit integer
     "9" * 25,  # was an OverflowError on SQLite
     "-1",
     "abc",
@@ -52,6 +55,9 @@ PATH_VALUES = [
     "%E2%80%AE1",  # right-to-left override
     "..%2F..%2Fetc",
 ]
+#: JSON nested 1000 deep, about Python's recursion limit (the parser's own limit is not reached).
+DEEP_BODIES = ["[" * 1000 + "]" * 1000, '{"a": ' * 1000 + "1" + "}" * 1000]
+NUL_BODY = '{"action": "play", "cards": "\\u0000", "seq": 0, "reason": "\\u0000"}'
 #: Raw JSON bodies (content type application/json).
 JSON_BODIES = [
     "",
@@ -65,6 +71,9 @@ JSON_BODIES = [
     "NaN",
     '{"a": Infinity}',
     "[" * 5000 + "]" * 5000,  # deeper than the parser's recursion
+    *DEEP_BODIES,
+    '{"action": "play", "cards": ' + "[" * 1000 + "]" * 1000 + ', "seq": 0}',
+    NUL_BODY,
     '{"action": "play", "cards": "\\u0000", "seq": 0}',
     '{"action": ["play"], "cards": 5, "seq": {"a": 1}}',
     '{"action": "play", "cards": "3H", "seq": 1e400}',
@@ -281,9 +290,13 @@ def junk_upload() -> dict[str, Any]:
 
 #: The round controls of the organizer's dashboard (events/<id>/manage/rounds/<action>/).
 ACTIONS = ["pair", "confirm", "start", "complete", "tables"]
-#: Path values that pass the <id:...> converter (the others never reach a view: a 404 by the
-#: URL patterns, requested by the anonymous walk alone).
+#: Path values that pass the <id:...> converter: requested with every method and body.
 MATCHING_PATH_VALUES = ["0", MAX_ID]
+#: The bad ids every kind of user requests (GET) in place of an <id:...> (the URL patterns refuse
+#: all but "0"; the anonymous walk requests all of PATH_VALUES).
+BAD_IDS = ["0", MAX_ID, "-1", "abc", "9" * 20, "%00"]
+#: Methods a route may not expect, each requested once with a NUL and a deep JSON body.
+WRONG_METHODS = ["put", "patch", "delete", "options", "head"]
 #: Path values for the admin's <path:object_id> (its own views parse them).
 ADMIN_PATH_VALUES = ["9" * 25, "abc"]
 
@@ -294,7 +307,7 @@ def path_values(route: str, name: str, who: str) -> list[str]:
     converter = re.search(rf"<(\w+):{name}>", route)
     if who == "anonymous" or converter is None or converter.group(1) != "id":
         return PATH_VALUES
-    return MATCHING_PATH_VALUES
+    return BAD_IDS
 
 
 def fuzz_route(client: Client, world: World, who: str, route: str, failures: Failures) -> None:
@@ -305,7 +318,11 @@ def fuzz_route(client: Client, world: World, who: str, route: str, failures: Fai
         for value in path_values(route, name, who):
             url = fill(route, world, (name, value))
             failures.check(client, "get", url)
-            if value in ("0", MAX_ID, "abc") and not admin:
+            if (
+                value in ("0", MAX_ID, "abc")
+                and not admin
+                and (who == "anonymous" or value in MATCHING_PATH_VALUES)
+            ):
                 failures.check(client, "post", url, data=FORM_BODIES[1])
                 relogin(client, world, who, url)
     url = fill(route, world)
@@ -316,13 +333,21 @@ def fuzz_route(client: Client, world: World, who: str, route: str, failures: Fai
     if admin:
         if route.endswith(("/change/", "/add/")):
             failures.check(client, "post", url, data=FORM_BODIES[2])
+            failures.check(client, "put", url, data=FORM_BODIES[3])
+            failures.check(client, "delete", url)
         return
+    for method in WRONG_METHODS:  # the view's own answer to the method, no body
+        failures.check(client, method, url)
+        relogin(client, world, who, url)
+    for body in (NUL_BODY, DEEP_BODIES[0]):
+        failures.check(client, "patch", url, data=body, content_type="application/json")
+        relogin(client, world, who, url)
     probe = failures.check(client, "post", url, data="{", content_type="application/json")
     relogin(client, world, who, url)
     if probe == 405:
         return  # refused before any body is read
     if route.startswith("api/"):
-        for body in JSON_BODIES if who != "anonymous" else JSON_BODIES[:10]:
+        for body in JSON_BODIES if who != "anonymous" else [*JSON_BODIES[:10], *DEEP_BODIES]:
             failures.check(client, "post", url, data=body, content_type="application/json")
         failures.check(client, "put", url, data="[]", content_type="application/json")
         failures.check(client, "delete", url)

@@ -17,7 +17,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from config.checks import DEVELOPMENT_KEY_REFUSED, refuse_development_secret_key
+from config.checks import (
+    DEVELOPMENT_KEY_REFUSED,
+    check_secret_key_is_set,
+    refuse_development_secret_key,
+)
 
 BASE_DIR = Path(settings.BASE_DIR)
 REFUSED = "SECRET_KEY is not set and DEBUG is off"
@@ -157,9 +161,50 @@ def test_the_refusal_in_process(settings: object, monkeypatch: pytest.MonkeyPatc
     settings.DEBUG = True  # type: ignore[attr-defined]
     refuse_development_secret_key()
     settings.DEBUG = False  # type: ignore[attr-defined]
-    settings.SECRET_KEY = "k" * 60  # type: ignore[attr-defined]
+    settings.SECRET_KEY = secrets.token_urlsafe(50)  # type: ignore[attr-defined]
     refuse_development_secret_key()
     # Under pytest (PYTEST_VERSION set) the development key is allowed: the tests' own servers.
     monkeypatch.setenv("PYTEST_VERSION", "9")
     settings.SECRET_KEY = settings.LUZI_DEV_SECRET_KEY  # type: ignore[attr-defined]
     refuse_development_secret_key()
+
+
+WEAK = "SECRET_KEY is too weak and DEBUG is off"
+
+
+@pytest.mark.parametrize("module", ["config.wsgi", "config.asgi"])
+def test_the_web_entry_points_refuse_a_weak_key_with_debug_off(tmp_path: Path, module: str) -> None:
+    # issue 25: SECRET_KEY=x was accepted
+    result = python(f"import {module}", environ(tmp_path, DEBUG="false", SECRET_KEY="x"))
+    assert result.returncode != 0
+    assert WEAK in result.stderr and "at least 50 characters" in result.stderr
+    assert "ImproperlyConfigured" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "x",
+        "short-but-varied-0123456789",  # 27 characters
+        "ab" * 40,  # long, two characters
+        "django-insecure-" + secrets.token_urlsafe(50),  # Django's generated development key
+    ],
+)
+def test_a_weak_key_is_refused_in_process_and_by_check_deploy(
+    settings: object, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    monkeypatch.delenv("PYTEST_VERSION", raising=False)
+    settings.DEBUG = False  # type: ignore[attr-defined]
+    settings.SECRET_KEY = key  # type: ignore[attr-defined]
+    with pytest.raises(ImproperlyConfigured, match=WEAK):
+        refuse_development_secret_key()
+    assert [error.id for error in check_secret_key_is_set()] == ["luzi.E003"]
+    settings.DEBUG = True  # type: ignore[attr-defined]
+    refuse_development_secret_key()  # a laptop may use any key
+
+
+def test_a_strong_key_passes_check_deploy(settings: object) -> None:
+    settings.SECRET_KEY = secrets.token_urlsafe(50)  # type: ignore[attr-defined]
+    assert check_secret_key_is_set() == []
