@@ -40,6 +40,7 @@ from tournaments.selectors import (
     round_tables,
     standings_columns,
 )
+from tournaments.standings_labels import cells_for_people, column_labels
 
 
 def _event_for(request: Request, pk: int) -> Event:
@@ -290,11 +291,18 @@ class StandingsApi(APIView):
         )
 
 
-def standings_csv(event: Event, kind: str) -> HttpResponse:
+def standings_csv(event: Event, kind: str, *, for_people: bool = False) -> HttpResponse:
     """Return the standings as a CSV download (UTF-8 with a BOM, so spreadsheet programs read the
-    Chinese names)."""
+    Chinese names): columns by their machine keys for programs (the API), or ``for_people`` (the
+    pages' download) named in the page's language, with a yes/no as a word."""
     columns = standings_columns(event, kind)
     rows = ([row.get(c, "") for c in columns] for row in standings_rows_fresh(event, kind))
+    if for_people:
+        return csv_download(
+            f"event-{event.pk}-{kind}.csv",
+            column_labels(event, columns),
+            cells_for_people(rows),
+        )
     return csv_download(f"event-{event.pk}-{kind}.csv", columns, rows)
 
 

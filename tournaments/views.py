@@ -206,7 +206,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
 
 def standings_download(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
-    return standings_csv(event, _kind(request, event))
+    return standings_csv(event, _kind(request, event), for_people=True)
 
 
 def projector(request: HttpRequest, pk: int) -> HttpResponse:
@@ -544,7 +544,7 @@ def meet_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     meet, _events, rows = _meet_rows(request, slug)
     return csv_download(
         f"meet-{meet.slug}.csv",
-        ["rank", "unit", "points", "places"],
+        [str(_("Rank")), str(_("Unit")), str(_("Points")), str(_("Places in the events"))],
         (
             [
                 row["rank"],

@@ -98,20 +98,29 @@ def test_the_import_keeps_names_as_given(played) -> None:
     assert set(Unit.objects.values_list("name", flat=True)) == {"@单位", "-单位"}
 
 
+#: The columns read below, as the API names them (machine keys) and as the page's download does
+#: (in the page's language, issue 26).
+API_KEYS = {"team": "team", "unit": "unit", "points": "points", "player": "player"}
+PAGE_KEYS = {"team": "队伍", "unit": "单位", "points": "积分", "player": "选手"}
+
+
 @pytest.mark.parametrize(
-    "prefix", ["/api/v1/events/{pk}/standings.csv", "/events/{pk}/standings.csv"]
+    ("prefix", "key"),
+    [("/api/v1/events/{pk}/standings.csv", API_KEYS), ("/events/{pk}/standings.csv", PAGE_KEYS)],
 )
-def test_standings_csv_escapes_names_and_keeps_negative_points(played, prefix: str) -> None:
+def test_standings_csv_escapes_names_and_keeps_negative_points(
+    played, prefix: str, key: dict[str, str]
+) -> None:
     url = prefix.format(pk=played.pk)
     teams = _csv(url + "?kind=team")
-    assert {r["team"] for r in teams} == {"'=队伍A", "'+队伍B"}
-    assert {r["unit"] for r in teams} == {"'@单位", "'-单位"}
-    assert sorted(int(r["points"]) for r in teams) == [-18, 18]  # numbers, no apostrophe
+    assert {r[key["team"]] for r in teams} == {"'=队伍A", "'+队伍B"}
+    assert {r[key["unit"]] for r in teams} == {"'@单位", "'-单位"}
+    assert sorted(int(r[key["points"]]) for r in teams) == [-18, 18]  # numbers, no apostrophe
     players = _csv(url + "?kind=player")
-    names = {r["player"] for r in players}
+    names = {r[key["player"]] for r in players}
     assert "'" + LINK in names and LINK not in names
     assert all(n.startswith("'") for n in names)
-    assert sorted(int(r["points"]) for r in players) == [-6, -6, -6, 6, 6, 6]
+    assert sorted(int(r[key["points"]]) for r in players) == [-6, -6, -6, 6, 6, 6]
     for row in teams + players:
         for key, cell in row.items():
             assert not cell.startswith(FORMULA_STARTS) or cell.lstrip("-").isdigit(), (key, cell)
@@ -122,8 +131,30 @@ def test_meet_csv_escapes_unit_names(played) -> None:
     assert _csv(f"/meets/{played.meet.slug}/standings.csv") == []
     type(played).objects.filter(pk=played.pk).update(status="finished")
     rows = _csv(f"/meets/{played.meet.slug}/standings.csv")
-    assert {r["unit"] for r in rows} == {"'@单位", "'-单位"}
-    assert all(float(r["points"]) >= 0 for r in rows)
+    assert {r["单位"] for r in rows} == {"'@单位", "'-单位"}
+    assert all(float(r["积分"]) >= 0 for r in rows)
+
+
+def test_the_pages_download_speaks_the_pages_language(played) -> None:
+    # Issue 26: the page's CSV had machine keys for headers and "False" in its cells.
+    response = Client().get(f"/events/{played.pk}/standings.csv?kind=team")
+    text = response.content.decode("utf-8-sig")
+    header = next(csv.reader(io.StringIO(text)))
+    assert header[:4] == ["名次", "队伍编号", "队伍", "单位"] and header[-1] == "并列"
+    assert "False" not in text and "True" not in text
+    english = Client()
+    english.cookies["django_language"] = "en"
+    text = english.get(f"/events/{played.pk}/standings.csv?kind=player").content.decode("utf-8-sig")
+    header = next(csv.reader(io.StringIO(text)))
+    assert header[:3] == ["Rank", "Player id", "Player"] and "Tied" in header
+    assert "False" not in text
+    # the API keeps the keys programs read
+    api = Client().get(f"/api/v1/events/{played.pk}/standings.csv?kind=team")
+    assert next(csv.reader(io.StringIO(api.content.decode("utf-8-sig"))))[:3] == [
+        "rank",
+        "team_id",
+        "team",
+    ]
 
 
 def test_every_spreadsheet_writer_is_the_shared_one() -> None:
