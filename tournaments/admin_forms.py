@@ -57,7 +57,9 @@ class EventForm(forms.ModelForm):
     option_specs: tuple[OptionSpec, ...] = ()
     options_game_key: str = DEFAULT_GAME
 
-    options_game = forms.CharField(widget=forms.HiddenInput, required=False)
+    options_game = forms.CharField(
+        label=_lazy("game of the options shown"), widget=forms.HiddenInput, required=False
+    )
     tie_break_1 = _tie_break_field(1)
     tie_break_2 = _tie_break_field(2)
     tie_break_3 = _tie_break_field(3)
