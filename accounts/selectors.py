@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
+from engine.registry import get_game
 from games.models import Match, Player, Table
-from tournaments.models import Team
+from tournaments.models import Round, Team
 
 
 def player_of_user(*, user: User | AnonymousUser) -> Player | None:
@@ -17,11 +19,31 @@ def player_of_user(*, user: User | AnonymousUser) -> Player | None:
 
 
 def user_tables(*, user: User | AnonymousUser) -> QuerySet[Table]:
-    """Return the tables the user sits at, newest first."""
+    """Return the tables the user sits at, newest first (not a round's tables still being drawn:
+    they are the organizers' alone until the round is confirmed)."""
     player = player_of_user(user=user)
     if player is None:
         return Table.objects.none()
-    return Table.objects.filter(seats__player=player).order_by("-created_at", "-id")
+    return (
+        Table.objects.filter(seats__player=player)
+        .exclude(pairing__round__status=Round.Status.DRAFT)
+        .select_related("pairing__round__event")
+        .order_by("-created_at", "-id")
+    )
+
+
+def table_label(table: Table) -> str:
+    """A table as the player's page lists it, in the page's language: an event's table by its
+    event, round and number; any other (practice, a challenge) by its name and its game."""
+    pairing = getattr(table, "pairing", None)
+    if pairing is not None:
+        return _("%(event)s · round %(round)d · table %(table)d") % {
+            "event": pairing.round.event.name,
+            "round": pairing.round.number,
+            "table": pairing.number,
+        }
+    name = get_game(table.game).name_zh  # a game's name is a rule term: Chinese on every page
+    return f"{table.title} · {name}" if name not in table.title else table.title
 
 
 def user_current_table(*, user: User | AnonymousUser) -> Table | None:

@@ -118,8 +118,12 @@ def me(request: HttpRequest) -> HttpResponse:
         "accounts/me.html",
         {
             "player": selectors.player_of_user(user=user),
-            "current_table": selectors.user_current_table(user=user),
-            "tables": selectors.user_tables(user=user)[:10],
+            "current_table": (current := selectors.user_current_table(user=user)),
+            "current_label": selectors.table_label(current) if current else "",
+            "tables": [
+                (table, selectors.table_label(table))
+                for table in selectors.user_tables(user=user)[:10]
+            ],
             "teams": selectors.organizer_teams(user=user),
             "events": _organized_events(user)[:20],
             "refereed": Event.objects.filter(referees__user=acting_user(request))

@@ -130,3 +130,34 @@ def test_the_greeting_uses_the_players_name(client: Client) -> None:
     page = client.post(reverse("accounts:code_login"), {"code": code}, follow=True)
     text = page.content.decode()
     assert "王小明" in text and "player77" not in text.split("</header>")[1]
+
+
+def test_my_page_names_each_table_by_event_round_and_game_and_hides_drafts(client: Client) -> None:
+    # Issue 26: "R1/R3" in the tables' names, practice rows without their game, and a draft
+    # round's table listed before the organizer confirmed it.
+    from games.models import Player, Table
+    from tests.tournaments.factories import EventFactory
+    from tournaments import services as tournament_services
+
+    user = UserFactory()
+    event = EventFactory(game="xiaoluzi", table_mode=Table.Mode.OFFLINE, name="小路子个人赛")
+    me = Player.objects.create(name="张伟", user=user)
+    others = [Player.objects.create(name=f"选手{i}") for i in range(3)]
+    tournament_services.registration_ensure(event=event, players=[me, *others])
+    confirmed = tournament_services.round_create_paired(event=event, confirm=True)
+    tournament_services.round_start(round=confirmed)
+    practice = Table.objects.create(name="练习 · 张伟", game="shanghai_doudizhu", seat_count=4)
+    practice.seats.create(seat=0, player=me)
+    client.force_login(user)
+    page = client.get(reverse("accounts:me")).content.decode()
+    assert "小路子个人赛 · 第 1 轮 · 第 1 桌" in page and "· R1" not in page
+    assert "练习 · 张伟 · 上海斗地主" in page
+    # a second round still being drawn is not listed
+    tournament_services.round_complete(round=confirmed, force=True, reason="测试")
+    draft = tournament_services.round_create_paired(event=event)
+    assert draft.pairings.exists()
+    page = client.get(reverse("accounts:me")).content.decode()
+    assert "第 2 轮" not in page
+    client.cookies["django_language"] = "en"
+    english = client.get(reverse("accounts:me")).content.decode()
+    assert "小路子个人赛 · round 1 · table 1" in english
