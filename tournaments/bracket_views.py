@@ -421,6 +421,14 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
     )
     size = knockout.match_size(event)
     names = _entrant_names(stage) if stage is not None else {}
+    # each match by the name the bracket gives it (半决赛 1, 半决赛 2), never by its key
+    bracket_matches = [
+        match
+        for bracket_round in (data or {}).get("rounds", [])
+        for match in bracket_round["matches"]
+    ]
+    match_names = {match["key"]: match["name"] for match in bracket_matches}
+    who = {match["key"]: [e["name"] for e in match["entrants"]] for match in bracket_matches}
     return render(
         request,
         "tournaments/manage/knockout.html",
@@ -435,9 +443,10 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             "unstarted": [
                 (
                     m,
-                    knockout.match_label(m.lo, m.hi, size),
+                    match_names.get(m.key) or knockout.match_label(m.lo, m.hi, size),
                     length_text(m),
                     [(seed, names.get(seed, {}).get("name", seed)) for seed in m.entrants],
+                    who.get(m.key, []),
                 )
                 for m in unstarted
                 if not m.result

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -192,6 +193,10 @@ def test_a_walkover_through_the_api_and_the_organizers_page(world: dict[str, Any
     assert (
         'data-unstarted="1-1-2"' in page and 'data-unstarted="1-1-1"' not in page
     )  # awarded already
+    # issue 26: a match is named as the bracket names it, with who plays it, never by its key
+    unstarted = re.search(r'<li data-unstarted="1-1-2"><b>(.*?)</b> · (.*?) · ', page, re.S)
+    assert unstarted is not None and "(1-1-2)" not in page
+    assert unstarted.group(1) == "半决赛 2" and " 对 " in unstarted.group(2)
     other = KnockoutMatch.objects.get(stage__event=event, key="1-1-2")
     org.post(
         f"/events/{event.pk}/manage/knockout/walkover/",
