@@ -122,6 +122,15 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         else []
     )
     broker = check_broker() if live else None
+    # tables in play with people seated and none of them at the table: the system plays every
+    # turn there, each after the full turn timer, until their system plays run out
+    deserted = [
+        p.number
+        for p in tables
+        if p.table.status == "playing"
+        and any(not s["bot"] for s in seats.get(p.table_id, []))
+        and not any(s["online"] for s in seats.get(p.table_id, []) if not s["bot"])
+    ]
     return render(
         request,
         "tournaments/manage/dashboard.html",
@@ -135,6 +144,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "waiting": waiting,
             "log": [(entry, log_detail(entry.detail)) for entry in log.order_by("-at", "-id")[:20]],
             "rows": [(p, seats.get(p.table_id, []), p.table_id in stalled) for p in tables],
+            "deserted": deserted,
             "stalled": [p.number for p in tables if p.table_id in stalled],
             "stall_seconds": int(stall_seconds()),
             "broker_down": broker is not None and not broker.ok,

@@ -3,6 +3,7 @@ progress, and a log that counts right and speaks the page's language."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -110,3 +111,20 @@ def test_live_tables_are_one_click_from_the_public_pages(running) -> None:
         page = spectator.get(url).content.decode()
         assert link in page, url
     assert spectator.get(f"/tables/{pairing.table_id}/").status_code == 200
+
+
+def test_the_dashboard_warns_of_a_table_whose_players_are_all_away(running) -> None:
+    # Issue 26: a table whose six players were all absent took 30 minutes to end, with no word
+    # on the dashboard.
+    first, second = running["round"].pairings.order_by("number")
+    for seat in TableSeat.objects.filter(table=first.table):
+        presence.presence(first.table_id, seat.seat, +1)
+    presence.presence(second.table_id, 0, +1)
+    page = running["client"].get(f"/events/{running['event'].pk}/manage/").content.decode()
+    assert 'id="deserted"' not in page  # someone sits at each table
+    presence.presence(second.table_id, 0, -1)
+    page = running["client"].get(f"/events/{running['event'].pk}/manage/").content.decode()
+    warning = re.search(r'<p class="alert warn" role="alert" id="deserted">(.*?)</p>', page, re.S)
+    assert warning is not None
+    assert f"第 {second.number} 桌：没有一位选手在桌上" in warning.group(1)
+    assert f"第 {first.number} 桌" not in warning.group(1)
