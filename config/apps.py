@@ -1,8 +1,6 @@
 import os
 
-from axes.apps import AppConfig as AxesAppConfig
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
 
 
 class ConfigConfig(AppConfig):
@@ -15,12 +13,6 @@ class ConfigConfig(AppConfig):
         from config import checks  # noqa: F401  (registers the system checks)
 
         games_register_extra(os.environ.get("LUZI_EXTRA_GAMES", ""))
-
-
-class AxesConfig(AxesAppConfig):
-    """django-axes, named in the admin in the page's language (its own name is "Axes")."""
-
-    verbose_name = _("Login protection")
 
 
 def games_register_extra(spec: str) -> list[str]:

@@ -40,7 +40,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "accounts",
-    "config.apps.AxesConfig",  # django-axes: password login throttling (config/auth.py)
+    "config.axes_app.AxesConfig",  # django-axes: password login throttling (config/auth.py)
 ]
 
 MIDDLEWARE = [
