@@ -57,6 +57,11 @@ def test_a_started_individual_event_has_no_team_words(game: str) -> None:
         f"/events/{event.pk}/players/{people[0].pk}/",
         f"/meets/{event.meet.slug}/",
         f"/events/{event.pk}/manage/",
+        f"/events/{event.pk}/",
+        f"/events/{event.pk}/rounds/{round_.number}/",
+        f"/events/{event.pk}/referee/",
+        f"/events/{event.pk}/manage/tables/{round_.pairings.order_by('number')[0].pk}/result/",
+        f"/events/{event.pk}/manage/rounds/{round_.number}/sheets/",
         f"/api/v1/rounds/{round_.pk}/",
     ]
     for url in urls:
