@@ -122,7 +122,15 @@ class SeatOutput(serializers.Serializer):
     bot = serializers.BooleanField(source="player.is_bot")
 
 
+#: the fields of a team match's two sides (A: seats 0/2/4, B: seats 1/3/5)
+SIDE_FIELDS = ("team_a", "team_b", "points_a", "points_b", "level_a", "level_b", "winner_side")
+
+
 class TableOutput(serializers.Serializer):
+    """A table of a round; an individual event's table has seats, not sides, so it leaves out
+    the side fields (``team_a``/``team_b``, ``points_a``/``points_b``, ...), which would read
+    as a team match at 0 : 0 (issue 26). Context ``individual``: the round's event is one."""
+
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     table = serializers.IntegerField(source="table_id")
@@ -136,6 +144,13 @@ class TableOutput(serializers.Serializer):
     level_b = serializers.IntegerField(source="tally.level_b", default=2)
     winner_side = serializers.CharField(source="tally.winner_side", default="")
     seats = SeatOutput(source="table.seats.all", many=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        data = dict(super().to_representation(instance))
+        if self.context.get("individual"):
+            for name in SIDE_FIELDS:
+                data.pop(name, None)
+        return data
 
 
 class RoundOutput(serializers.Serializer):
@@ -151,7 +166,8 @@ class RoundDetailOutput(RoundOutput):
 
     @extend_schema_field(TableOutput(many=True))
     def get_tables(self, round: Round) -> list[dict[str, Any]]:
-        return list(TableOutput(round_tables(round=round), many=True).data)
+        context = {"individual": round.event.is_individual}
+        return list(TableOutput(round_tables(round=round), many=True, context=context).data)
 
     @extend_schema_field(serializers.ListField(child=serializers.DictField()))
     def get_byes(self, round: Round) -> list[dict[str, Any]]:
