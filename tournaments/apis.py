@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, NotAllowedError
 from games.models import MAX_SEATS
-from tournaments import duplicate, services
+from tournaments import duplicate, registration_import, services
 from tournaments import results as results_services
 from tournaments.exports import csv_download
 from tournaments.i18n import join_list
@@ -445,7 +445,7 @@ class EventImportApi(APIView):
         others = str(data.get("others", "new"))
         content = upload.read()
         if str(request.query_params.get("dry_run", "")).lower() in ("1", "true"):
-            plan = services.event_import_plan(
+            plan = registration_import.event_import_plan(
                 event=event,
                 filename=upload.name,
                 content=content,
@@ -454,7 +454,7 @@ class EventImportApi(APIView):
                 others=others,
             )
             return Response(_plan_json(plan), status=200 if plan.ok else 400)
-        plan = services.event_import(
+        plan = registration_import.event_import(
             event=event,
             filename=upload.name or "",
             content=content,

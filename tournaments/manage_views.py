@@ -31,8 +31,8 @@ from config.health import check_broker, stall_seconds, stalled_tables
 from engine.duplicate import first_dealer
 from games import presence
 from games.models import TableSeat
+from tournaments import registration_import, services, sheets
 from tournaments import results as results_services
-from tournaments import services, sheets
 from tournaments.importing import OTHERS_CHOICES, OTHERS_NEW
 from tournaments.models import (
     Event,
@@ -395,7 +395,7 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
         content = base64.b64decode(stored["content"])
         create_units = bool(stored.get("create_units", True))
         try:
-            plan = services.event_import(
+            plan = registration_import.event_import(
                 event=event,
                 filename=stored["filename"],
                 content=content,
@@ -430,7 +430,7 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             content = upload.read()
             try:
-                plan = services.event_import_plan(
+                plan = registration_import.event_import_plan(
                     event=event,
                     filename=upload.name or "",
                     content=content,
@@ -454,7 +454,7 @@ def import_players(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "event": event,
             "plan": plan,
-            "closed": services.import_closed(event),
+            "closed": registration_import.import_closed(event),
             "others": request.POST.get("others", OTHERS_NEW),
             "is_organizer": True,
         },

@@ -576,16 +576,3 @@ def team_withdraw(*, team: Team, user: User | None = None, withdrawn: bool = Tru
     team.withdrawn = withdrawn
     team.save(update_fields=["withdrawn"])
     return team
-
-
-# The registration import lives in tournaments.registration_import (it writes through the services
-# above); its entry points are re-exported here, where callers have always found them.
-from tournaments.registration_import import (  # noqa: E402
-    event_import as event_import,
-)
-from tournaments.registration_import import (  # noqa: E402
-    event_import_plan as event_import_plan,
-)
-from tournaments.registration_import import (  # noqa: E402
-    import_closed as import_closed,
-)

@@ -16,7 +16,7 @@ from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.importing import Existing, ImportError_, plan_import, read_table
 from tournaments.models import Event, Membership, Team, Unit
-from tournaments.services import event_import, event_import_plan
+from tournaments.registration_import import event_import, event_import_plan
 
 pytestmark = pytest.mark.django_db
 

@@ -27,7 +27,8 @@ from tournaments.importing import (
     read_table,
 )
 from tournaments.models import Team, Unit
-from tournaments.services import event_import, event_import_plan, event_organizer_add
+from tournaments.registration_import import event_import, event_import_plan
+from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,8 @@ from tests.tournaments import test_admin_scope
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
 from tests.tournaments.test_admin_scope import change_url, client_for
 from tournaments.models import Registration, Round, RoundEntry, TeamMember
-from tournaments.services import event_import, round_confirm, round_create_paired
+from tournaments.registration_import import event_import
+from tournaments.services import round_confirm, round_create_paired
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,8 @@ from config.exceptions import ApplicationError
 from tournaments.importing import OTHERS_CHOICES, OTHERS_NEW, ImportPlan
 from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event
-from tournaments.services import event_import, event_import_plan, event_organizer_require
+from tournaments.registration_import import event_import, event_import_plan
+from tournaments.services import event_organizer_require
 
 
 def _row_problem(row: int, message: str) -> str:
