@@ -18,9 +18,9 @@ from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory
 from tournaments.exports import FORMULA_STARTS, csv_download, spreadsheet_cell
 from tournaments.models import Team, Unit
+from tournaments.registration_import import event_import
 from tournaments.results import result_confirm, result_submit
 from tournaments.services import (
-    event_import,
     event_organizer_add,
     round_create_paired,
     round_start,
