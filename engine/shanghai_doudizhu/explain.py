@@ -30,11 +30,10 @@ from typing import Any
 from engine.cards import Card, Rank, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.game import Verdict
+from engine.selection import held_selection
 from engine.shanghai_doudizhu.plays import Play, PlayType, chain_rank, classify, sort_key
 
 __all__ = ["explain_selection", "play_name"]
-
-MAX_CARDS_TEXT = 200
 
 
 def _(message: str) -> str:
@@ -122,22 +121,10 @@ def _matches(legal: Any, kind: str, ranks: Counter[int]) -> bool:
 def explain_selection(*, view: Mapping[str, Any], cards: str, english: bool = False) -> Verdict:
     """Whether ``cards`` may be sent now by the seat whose view is ``view``, and why not in
     words; an accepted verdict carries exactly the cards selected."""
-    if len(cards) > MAX_CARDS_TEXT:
-        return Verdict(False, _("Too many cards selected."))
-    try:
-        selected = parse_cards(cards)
-        hand = parse_cards(str(view.get("hand") or ""))
-    except EngineError as error:
-        return Verdict(False, _("These are not cards: %(error)s"), {"error": str(error)})
-    if not selected:
-        return Verdict(False, _("Select cards first."))
-    lacking = Counter(selected) - Counter(hand)
-    if lacking:
-        return Verdict(
-            False,
-            _("You do not hold %(cards)s."),
-            {"cards": format_cards(sorted(lacking.elements(), key=sort_key))},
-        )
+    read = held_selection(view, cards, lambda cs: sorted(cs, key=sort_key))
+    if isinstance(read, Verdict):
+        return read
+    selected, hand = read
     deal = view.get("deal") or view
     seat = view.get("seat")
     if seat not in (view.get("awaiting") or deal.get("awaiting") or []):
