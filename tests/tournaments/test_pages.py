@@ -158,7 +158,7 @@ def test_referee_pages_enter_confirm_and_refuse_the_same_person(world) -> None:
     bad = c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4 1"})
     assert bad.status_code == 200 and not ResultSubmission.objects.filter(pairing=other).exists()
     bad = c.post(url, {"action": "submit", "first_dealer": "x", "deals": "0 2 4"})
-    assert "0 到 5" in bad.content.decode()  # the form error, in Chinese by default
+    assert "1 到 6" in bad.content.decode()  # the form error, in Chinese by default
     c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4\n1 3 5\n0 2 4"})
     submission = ResultSubmission.objects.get(pairing=other)
     same = c.post(url, {"action": "confirm", "submission": submission.pk}, follow=True)
@@ -274,7 +274,7 @@ def test_result_entry_previews_with_names_before_entering(world) -> None:
     after = c.get(url).content.decode()
     assert '<details class="correction">' in after and "已确认" in after
     bad = c.post(url, {"action": "preview", "first_dealer": "0", "d1_1": "9"}).content.decode()
-    assert "0 到 5" in bad
+    assert "1 到 6" in bad
 
 
 def test_a_winner_that_was_not_dealing_is_told_why_it_did_not_go_up(world) -> None:
