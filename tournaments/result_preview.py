@@ -152,7 +152,7 @@ def seats_preview_of(pairing: Pairing, match: Match) -> SeatsPreview:
         )
     figures = tuple(
         (
-            spec_label,
+            _label(game, figure.key, english),
             tuple(
                 int(((match.figures or {}).get(figure.key) or {}).get(str(s), figure.start))
                 for s in range(game.seat_count)
@@ -160,7 +160,6 @@ def seats_preview_of(pairing: Pairing, match: Match) -> SeatsPreview:
         )
         for figure in game.figure_specs
         if figure.holder == "seat"
-        for spec_label in (_label(game, figure.key, english),)
     )
     winner = seat(int(match.winner)) if match.winner.isdigit() else None
     return SeatsPreview(
