@@ -420,3 +420,17 @@ def test_the_round_page_says_an_online_table_in_play_is_playing() -> None:
     assert row is not None
     assert "进行中" in row.group(0) and "未开始" not in row.group(0)
     assert "观看直播" in row.group(0)
+
+
+def test_the_typed_lines_take_the_players_names_or_seats_from_1(world) -> None:
+    event = world["event"]
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).first()
+    url = f"/events/{event.pk}/manage/tables/{other.pk}/result/"
+    names = {s.seat: s.player.name for s in other.table.seats.select_related("player")}
+    c = _client(world["organizer"])
+    lines = f"{names[0]} {names[2]} {names[4]}\n2 1 逃跑 4"
+    page = c.post(url, {"action": "preview", "first_dealer": "0", "lines": lines})
+    assert 'name="deals" value="0 2 4\n1 0 escape 3"' in page.content.decode()  # stored: from 0
+    assert not ResultSubmission.objects.filter(pairing=other).exists()
+    bad = c.post(url, {"action": "preview", "first_dealer": "0", "lines": "0 2 4"})
+    assert "第1行" in bad.content.decode() and "1 到 6" in bad.content.decode()
