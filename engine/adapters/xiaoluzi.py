@@ -7,7 +7,7 @@ card room's (``base`` of :meth:`XiaoluziGame.new_match` sets the options' ``base
 
 A referee's score sheet of an offline table (:meth:`XiaoluziGame.score_sheet`) is JSON,
 ``{"first_dealer": 0, "deals": [...]}``, one object per deal (``docs/xiaoluzi.md``, *Score
-sheets*; every field in :mod:`engine.adapters.xiaoluzi_sheet`)::
+sheets*; every field in :mod:`engine.xiaoluzi.sheet`)::
 
     {"mode": "none", "finish": [3, 1, 0], "played": [8, 8, 5, 8]}
     {"mode": "declared", "declarer": 2, "finish": [2], "slam": true}
@@ -38,7 +38,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.adapters.xiaoluzi_sheet import match_figures, score_sheet
 from engine.cards import format_cards
 from engine.errors import EngineError
 from engine.game import (
@@ -51,6 +50,7 @@ from engine.game import (
     OptionSpec,
     ReplayStep,
     ScoredSheet,
+    SheetSpec,
     SystemPlays,
     Verdict,
     World,
@@ -77,6 +77,7 @@ from engine.xiaoluzi.actions import SEATS
 from engine.xiaoluzi.explain import explain_selection
 from engine.xiaoluzi.record import replay_steps
 from engine.xiaoluzi.search import sample_world
+from engine.xiaoluzi.sheet import SHEET_SPEC, match_figures, score_sheet
 
 __all__ = ["GAME", "XiaoluziGame", "XiaoluziMatchState"]
 
@@ -379,6 +380,7 @@ class XiaoluziGame:
         ),
     )
     score_sheets: bool = True
+    sheet_spec: SheetSpec | None = SHEET_SPEC
     rules_version: str = RULES_VERSION
 
     def side_of(self, seat: int) -> str | None:
@@ -497,7 +499,7 @@ class XiaoluziGame:
         return sample_world(deal, seat, random.Random(rng.getrandbits(64)))
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
-        """Check and score a referee's sheet (its JSON: :mod:`engine.adapters.xiaoluzi_sheet`);
+        """Check and score a referee's sheet (its JSON: :mod:`engine.xiaoluzi.sheet`);
         ``base`` sets the options' ``base_score``, the silver is the options' ``base_silver``."""
         if not isinstance(options, Rules):
             raise EngineError(f"not the options of 小路子: {options!r}")

@@ -31,6 +31,7 @@ from engine.daguai.plays import Play, classify, parse_level
 from engine.daguai.record import Record, replay, replay_match, replay_steps
 from engine.daguai.result import SEATS, DealResult, EscapeResult, Levels, Team
 from engine.daguai.search import sample_world
+from engine.daguai.sheet import SHEET_SPEC
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
@@ -43,6 +44,7 @@ from engine.game import (
     ReplayStep,
     ScoredSheet,
     SheetDeal,
+    SheetSpec,
     SystemPlays,
     Verdict,
     World,
@@ -401,6 +403,7 @@ class DaguaiGame:
     )
     rules_version: str = RULES_VERSION
     score_sheets: bool = True
+    sheet_spec: SheetSpec | None = SHEET_SPEC
 
     def side_of(self, seat: int) -> str | None:
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
