@@ -12,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import EngineError, register_messages
+from engine.errors import EngineError
 from engine.table_ui import SCORE_FACT, describe
 from tests.toygame import ToyAction, ToyGame
 
 __all__ = ["GAME", "TEXTS", "TERMS", "UI"]
-
-register_messages({"wordy.no_shouting": "seat {seat} cannot {kind}: use play"})
 
 TEXTS: dict[str, tuple[str, str]] = {
     "wordy.no_shouting": (
@@ -64,7 +62,12 @@ class WordyGame(ToyGame):
 
     def seat_action(self, seat: int, kind: str, cards: str = "") -> ToyAction:
         if kind != "play":
-            raise EngineError.of("wordy.no_shouting", seat=seat, kind=kind)
+            # its English given here, not registered: the engine's codes stay the three games'
+            raise EngineError(
+                f"seat {seat} cannot {kind}: use play",
+                code="wordy.no_shouting",
+                params={"seat": seat, "kind": kind},
+            )
         return super().seat_action(seat, kind, cards)
 
     def message_catalog(self) -> Mapping[str, tuple[str, str]]:
