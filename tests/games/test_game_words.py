@@ -164,3 +164,19 @@ def test_the_table_scripts_and_the_site_name_no_game() -> None:
         if "migrations" in path.parts:
             continue
         assert not quoted.search(path.read_text(encoding="utf-8")), path
+
+
+@pytest.mark.parametrize(
+    ("key", "note"),
+    [("daguai", "有进贡、还贡的牌局，从进贡、还贡之后开始出牌时的手牌打起。"), ("xiaoluzi", "")],
+)
+def test_the_replay_page_is_described_by_the_games_package(key: str, note: str) -> None:
+    from tests.games.test_replay import finished_match
+
+    deal = finished_match(key, deals=1).deals.get(number=1)
+    html = Client().get(f"/deals/{deal.pk}/replay/").content.decode()
+    config, words = _json_script(html, "replay-config"), _json_script(html, "replay-strings")
+    described = get_game(key).table_ui(chinese=True)  # type: ignore[attr-defined]
+    assert config["ui"]["replayResult"] == described["replayResult"]
+    assert words["kinds"] == {**described["terms"].get("kinds", {})}
+    assert (note in html) if note else ("进贡、还贡之后" not in html)
