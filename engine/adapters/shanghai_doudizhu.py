@@ -81,9 +81,11 @@ from engine.shanghai_doudizhu import (
     replay_match,
 )
 from engine.shanghai_doudizhu.explain import explain_selection
+from engine.shanghai_doudizhu.messages import TEXTS
 from engine.shanghai_doudizhu.record import replay_steps
 from engine.shanghai_doudizhu.search import sample_world
 from engine.shanghai_doudizhu.sheet import SHEET_SPEC, score_sheet
+from engine.shanghai_doudizhu.table_ui import table_ui
 
 __all__ = ["GAME", "DoudizhuGame", "DoudizhuMatchState", "DoudizhuOptions"]
 
@@ -563,6 +565,15 @@ class DoudizhuGame:
         were selected (``view``: its private view of the deal; see
         :mod:`engine.shanghai_doudizhu.explain`)."""
         return explain_selection(view=view, cards=cards, english=english)
+
+    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
+        """What the table and replay pages show of the game, in Chinese or English
+        (:mod:`engine.table_ui`)."""
+        return table_ui(chinese=chinese)
+
+    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
+        """The game's error codes as people read them: code -> (Chinese, English)."""
+        return TEXTS
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -75,9 +75,11 @@ from engine.xiaoluzi import (
 )
 from engine.xiaoluzi.actions import SEATS
 from engine.xiaoluzi.explain import explain_selection
+from engine.xiaoluzi.messages import TEXTS
 from engine.xiaoluzi.record import replay_steps
 from engine.xiaoluzi.search import sample_world
 from engine.xiaoluzi.sheet import SHEET_SPEC, match_figures, score_sheet
+from engine.xiaoluzi.table_ui import table_ui
 
 __all__ = ["GAME", "XiaoluziGame", "XiaoluziMatchState"]
 
@@ -531,6 +533,15 @@ class XiaoluziGame:
         """Whether ``cards`` make one of the seat's legal plays now, and why not in words
         (``view``: its private view of the deal; see :mod:`engine.xiaoluzi.explain`)."""
         return explain_selection(view=view, cards=cards, english=english)
+
+    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
+        """What the table and replay pages show of the game, in Chinese or English
+        (:mod:`engine.table_ui`)."""
+        return table_ui(chinese=chinese)
+
+    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
+        """The game's error codes as people read them: code -> (Chinese, English)."""
+        return TEXTS
 
     def to_json(self) -> dict[str, Any]:
         return {
