@@ -8,6 +8,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
+from django.http.response import HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
 from django.utils import translation
@@ -32,8 +33,23 @@ class ChineseFirstLocaleMiddleware(LocaleMiddleware):
     """
 
     def process_request(self, request: HttpRequest) -> None:
+        setattr(request, "_language_before", translation.get_language())  # noqa: B010
         translation.activate(request_language(request))
         request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        """Django's headers, then the thread's language as it was before the request: a request in
+        English no longer leaves English active for what the thread does next (a task run in
+        place, a test's next call)."""
+        response = super().process_response(request, response)
+        before = getattr(request, "_language_before", None)
+        if before:
+            translation.activate(before)
+        else:
+            translation.deactivate()
+        return response
 
 
 #: ``\u0000`` inside a JSON string: an odd run of backslashes before ``u0000`` (an even run is
