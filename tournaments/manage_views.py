@@ -31,6 +31,7 @@ from config.health import check_broker, stall_seconds, stalled_tables
 from engine.duplicate import first_dealer
 from games import presence
 from games.models import TableSeat
+from games.seats import seat_number
 from tournaments import registration_import, services, sheets
 from tournaments import results as results_services
 from tournaments.importing import OTHERS_CHOICES, OTHERS_NEW
@@ -307,7 +308,7 @@ def _seats_edit(request: HttpRequest, event: Event, round: Round) -> HttpRespons
                 messages.error(
                     request,
                     _("Table row %(row)d: seat %(seat)d is empty; choose a player or a bot.")
-                    % {"row": row, "seat": seat},
+                    % {"row": row, "seat": seat_number(seat)},
                 )
                 return None
             else:

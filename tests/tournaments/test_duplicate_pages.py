@@ -234,7 +234,7 @@ def test_the_result_form_of_a_duplicate_table_starts_from_the_deal_sheets_first_
     assert round.deal_seed == seed
     dealer = first_dealer("daguai", seed)
     assert dealer is not None
-    assert f"第一副的庄家是 {dealer} 号座位" in sheets.content.decode()
+    assert f"第一副的庄家是 {dealer + 1} 号座位" in sheets.content.decode()  # seats read from 1
     pairing = round.pairings.get()
     page = client.get(reverse("tournaments:table_result", args=[event.pk, pairing.pk]))
     chosen = re.search(
