@@ -124,7 +124,8 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     )
     broker = check_broker() if live else None
     # tables in play with people seated and none of them at the table: the system plays every
-    # turn there, each after the full turn timer, until their system plays run out
+    # turn there, each after the full turn timer, until their system plays run out (minutes; in a
+    # game whose all-pass deals are dealt again with the time-outs counted afresh, never)
     deserted = [
         p.number
         for p in tables
