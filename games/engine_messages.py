@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _l
 
 from engine.errors import EngineError
 from engine.registry import get_game, registered_keys
+from games.seats import seat_number
 
 __all__ = ["MESSAGES", "cards_text", "engine_message", "game_catalog"]
 
@@ -238,7 +239,7 @@ def _seat(value: Any, names: Sequence[str] | None) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         if names is not None and 0 <= value < len(names):
             return names[value]
-        return _("seat %(n)s") % {"n": value}
+        return _("seat %(n)s") % {"n": seat_number(value)}
     return _value(value)
 
 

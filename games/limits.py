@@ -94,7 +94,7 @@ def _where(tables: Sequence[Table]) -> tuple[str, list[dict[str, Any]]]:
         name = game.name_en if english else game.name_zh
         words.append(f"{name} {url}")
         rows.append({"table": table.pk, "url": url, "game": table.game, "title": table.title})
-    return ", ".join(words), rows
+    return (", " if english else "、").join(words), rows
 
 
 class OpenTablesError(ConflictError):

@@ -28,6 +28,7 @@ from games import engine_state, events, presence, selectors
 from games.access import access_changed
 from games.engine_messages import engine_message
 from games.models import Action, Deal, FigureStep, Match, Player, Table, TableMode, TableSeat
+from games.seats import seat_number
 
 
 @transaction.atomic
@@ -601,7 +602,7 @@ def _playing(table: Table) -> _Locked:
 
 def seat_names(table: Table) -> list[str]:
     """The names of the table's players by seat (for messages that name seats)."""
-    names = [_("seat %(n)s") % {"n": seat} for seat in range(table.seat_count)]
+    names = [_("seat %(n)s") % {"n": seat_number(seat)} for seat in range(table.seat_count)]
     for seat, name in TableSeat.objects.filter(table=table).values_list("seat", "player__name"):
         if 0 <= seat < len(names):
             names[seat] = name

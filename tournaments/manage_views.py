@@ -32,6 +32,7 @@ from engine.duplicate import first_dealer
 from engine.registry import get_game
 from games import presence
 from games.models import TableSeat
+from games.seats import seat_number
 from tournaments import registration_import, services, sheet_form, sheets
 from tournaments import results as results_services
 from tournaments.importing import OTHERS_CHOICES, OTHERS_NEW
@@ -124,7 +125,8 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     )
     broker = check_broker() if live else None
     # tables in play with people seated and none of them at the table: the system plays every
-    # turn there, each after the full turn timer, until their system plays run out
+    # turn there, each after the full turn timer, until their system plays run out (minutes; in a
+    # game whose all-pass deals are dealt again with the time-outs counted afresh, never)
     deserted = [
         p.number
         for p in tables
@@ -308,7 +310,7 @@ def _seats_edit(request: HttpRequest, event: Event, round: Round) -> HttpRespons
                 messages.error(
                     request,
                     _("Table row %(row)d: seat %(seat)d is empty; choose a player or a bot.")
-                    % {"row": row, "seat": seat},
+                    % {"row": row, "seat": seat_number(seat)},
                 )
                 return None
             else:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tournaments import knockout_log
 from tournaments.models import Event
@@ -71,12 +72,20 @@ def _paired(m: re.Match[str]) -> str:
     return _("; ").join(parts)
 
 
+def _listed(text: str) -> str:
+    """A list the note wrote with ", ", with the page's language's separator (、 in Chinese)."""
+    return text.replace(", ", pgettext("list separator", ", "))
+
+
 def _edited(m: re.Match[str]) -> str:
-    return _("tables: %(tables)s; byes: %(byes)s") % {"tables": m["tables"], "byes": m["byes"]}
+    return _("tables: %(tables)s; byes: %(byes)s") % {
+        "tables": _listed(m["tables"]),
+        "byes": m["byes"],
+    }
 
 
 def _forced(m: re.Match[str]) -> str:
-    text = _("completed with unfinished tables: %(tables)s") % {"tables": m["tables"]}
+    text = _("completed with unfinished tables: %(tables)s") % {"tables": _listed(m["tables"])}
     if m["reason"]:
         text += _("; reason: %(reason)s") % {"reason": m["reason"]}
     return text

@@ -89,7 +89,9 @@ def test_cards_read_as_cards_and_places_are_named() -> None:
             == "第 3 局：乙手里没有红桃2 黑桃10 大怪。"
         )
     with translation.override("en"):
-        assert engine_message(error) == "deal 3: seat 1 does not hold 2♥ 10♠ 大怪."
+        assert (
+            engine_message(error) == "deal 3: seat 2 does not hold 2♥ 10♠ 大怪."
+        )  # seats read from 1
 
 
 # --- at the table -------------------------------------------------------------------------------

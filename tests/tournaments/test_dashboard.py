@@ -75,7 +75,7 @@ def test_the_dashboard_shows_each_seats_connection(running) -> None:
     seat = TableSeat.objects.select_related("player").get(table=pairing.table, seat=0)
     presence.presence(pairing.table_id, 0, +1)
     page = running["client"].get(f"/events/{running['event'].pk}/manage/").content.decode()
-    assert f'<li class="online" title="在座">0 {seat.player.name}' in page
+    assert f'<li class="online" title="在座">1 {seat.player.name}' in page
     assert page.count('class="away"') == 11  # the other seats of both tables
     assert f'href="/tables/{pairing.table_id}/"' in page  # the organizer can watch it
 

@@ -100,7 +100,7 @@ def test_an_organizer_seats_players_by_hand_through_the_api(world) -> None:
         "tables: 选手04·选手01·选手08·选手06, 选手02·选手03·选手05·选手07; byes: 1"
     )
     assert log_detail(log.detail) == (
-        "牌桌：选手04·选手01·选手08·选手06, 选手02·选手03·选手05·选手07；轮空：1"
+        "牌桌：选手04·选手01·选手08·选手06、选手02·选手03·选手05·选手07；轮空：1"  # 、 in Chinese
     )
 
     # an edit replaces the tables (and their byes) as a whole, with a mode per table
