@@ -80,3 +80,21 @@ def test_the_shown_number_starts_at_1500_and_winners_rise() -> None:
     assert formula.display(formula.DEFAULT.mu, formula.DEFAULT.sigma) == 1500
     after = formula.rate([[1], [2]], [0, 1], {})
     assert after[1].mu > formula.DEFAULT.mu > after[2].mu
+
+
+def test_the_rebuild_command_says_what_it_did_and_refuses_an_unknown_game(
+    django_capture_on_commit_callbacks, capsys
+) -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    _play("xiaoluzi", 1, django_capture_on_commit_callbacks)
+    before = _snapshot("xiaoluzi")
+    Rating.objects.all().delete()
+    RatingChange.objects.all().delete()
+    call_command("ratings_rebuild", "--game", "xiaoluzi")
+    assert "xiaoluzi: 3 rated matches" in capsys.readouterr().out
+    assert _snapshot("xiaoluzi") == before
+    with pytest.raises(CommandError) as caught:
+        call_command("ratings_rebuild", "--game", "chess")
+    assert caught.value.returncode == 2
