@@ -65,3 +65,25 @@ def round_play(event: Event, rng: random.Random) -> Round:
         match_finish(pairing, rng)
     tallies_refresh(pairings=round_.pairings.all())
     return round_
+
+
+def match_correct(pairing: Pairing, rng: random.Random) -> Match:
+    """A referee's corrected result: a new match at the table replaces the counted one."""
+    match = match_finish(pairing, rng)
+    tallies_refresh(pairings=[pairing])
+    return match
+
+
+def replay_expected(game: str, *, public_only: bool = False) -> dict[int, tuple[float, float]]:
+    """Every player's (mu, sigma) replayed from scratch by the pure formula, from the rated
+    matches in their order: the history the kept ratings must equal."""
+    from ratings import formula
+    from ratings.models import RatedMatch
+
+    states: dict[int, formula.State] = {}
+    matches = RatedMatch.objects.filter(game=game).order_by("seq")
+    if public_only:
+        matches = matches.filter(public=True)
+    for teams, ranks in matches.values_list("teams", "ranks"):
+        states.update(formula.rate(teams, ranks, states))
+    return {p: (s.mu, s.sigma) for p, s in states.items()}

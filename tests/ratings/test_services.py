@@ -98,3 +98,27 @@ def test_the_rebuild_command_says_what_it_did_and_refuses_an_unknown_game(
     with pytest.raises(CommandError) as caught:
         call_command("ratings_rebuild", "--game", "chess")
     assert caught.value.returncode == 2
+
+
+def test_a_correction_is_recomputed_by_a_task_queued_on_commit_not_in_the_request(
+    django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    from tests.ratings.helpers import match_correct
+    from tournaments.models import Pairing
+
+    _play("daguai", 2, django_capture_on_commit_callbacks)
+    queued: list[list[int]] = []
+    monkeypatch.setattr("ratings.tasks.ratings_update.delay", queued.append)
+    pairing = Pairing.objects.order_by("pk").first()
+    before = _snapshot("daguai")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        match_correct(pairing, random.Random(5))
+    assert _snapshot("daguai") == before and not queued  # nothing yet: the request goes on
+    for callback in callbacks:
+        callback()
+    assert queued == [[pairing.pk]]
+    from ratings.tasks import ratings_update
+
+    assert ratings_update(queued[0]) == 1
+    assert _snapshot("daguai") != before
+    assert ratings_update(queued[0]) == 0  # a second run finds nothing to do
