@@ -293,3 +293,59 @@ def player_profile(*, player: Player, scope: str, chinese: bool = True) -> Profi
             )
         )
     return Profile(player=player, careers=careers, events=lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Strength:
+    game: str
+    name: str
+    average: int
+    players: int
+    units: list[tuple[str, int, int]]  # unit name, average rating, players
+
+
+def meet_strength(*, meet_id: int, scope: str, chinese: bool = True) -> list[Strength]:
+    """The average rating per game of the players of a meet's events (the scope's events), and
+    of each of their units. Three queries."""
+    pairs = set(
+        PlayerTotal.objects.filter(event__in=_events(scope).filter(meet_id=meet_id)).values_list(
+            "event__game", "player_id"
+        )
+    )
+    if not pairs:
+        return []
+    ratings = {
+        (game, player): value
+        for game, player, value in Rating.objects.filter(
+            scope=scope, player_id__in={p for _g, p in pairs}
+        ).values_list("game", "player_id", "display")
+    }
+    unit_of: dict[int, str] = {}
+    for player, name in (
+        Membership.objects.filter(player_id__in={p for _g, p in pairs})
+        .order_by("-pk")
+        .values_list("player_id", "unit__name")
+    ):
+        unit_of[player] = name  # the first membership wins (read last)
+    out = []
+    for game in sorted({g for g, _p in pairs}):
+        values = [(p, ratings[(g, p)]) for g, p in pairs if g == game and (g, p) in ratings]
+        if not values:
+            continue
+        units: dict[str, list[int]] = defaultdict(list)
+        for player, value in values:
+            units[unit_of.get(player, "")].append(value)
+        info = get_game(game)
+        out.append(
+            Strength(
+                game=game,
+                name=info.name_zh if chinese else info.name_en,
+                average=round(sum(v for _p, v in values) / len(values)),
+                players=len(values),
+                units=sorted(
+                    ((u, round(sum(v) / len(v)), len(v)) for u, v in units.items() if u),
+                    key=lambda row: (-row[1], row[0]),
+                ),
+            )
+        )
+    return out

@@ -112,10 +112,12 @@ def test_the_page_speaks_chinese_first_and_english_on_request(
     django_capture_on_commit_callbacks,
 ) -> None:
     _rated("shanghai_doudizhu", django_capture_on_commit_callbacks, rounds=1)
-    assert "上海斗地主" in Client().get("/ratings/shanghai_doudizhu/").content.decode()
-    client = Client(headers={"accept-language": "en"})
+    chinese = Client().get("/ratings/shanghai_doudizhu/").content.decode()
+    assert "上海斗地主实力分排行" in chinese and "Rank" not in chinese
+    client = Client()
     client.cookies["django_language"] = "en"
-    assert "ratings" in client.get("/ratings/shanghai_doudizhu/").content.decode()
+    english = client.get("/ratings/shanghai_doudizhu/").content.decode()
+    assert "ratings</h1>" in english and "实力分" not in english
 
 
 def test_the_api_is_in_the_schema() -> None:
@@ -124,3 +126,23 @@ def test_the_api_is_in_the_schema() -> None:
     client.force_login(user)
     schema = client.get("/api/schema/").content.decode()
     assert "/api/v1/ratings/" in schema and "/api/v1/players/{player_id}/" in schema
+
+
+def test_the_meet_page_shows_its_strength_and_pages_link_to_careers(
+    django_capture_on_commit_callbacks,
+) -> None:
+    event = _rated("daguai", django_capture_on_commit_callbacks)
+    page = Client().get(f"/meets/{event.meet.slug}/").content.decode()
+    assert "/ratings/daguai/" in page
+    average = round(
+        sum(Rating.objects.filter(scope="public").values_list("display", flat=True)) / 12
+    )
+    assert f": {average} " in page
+    player = event.teams.first().members.first().player
+    detail = Client().get(f"/events/{event.pk}/players/{player.pk}/").content.decode()
+    assert f"/players/{player.pk}/" in detail
+    player.user = UserFactory()
+    player.save()
+    client = Client()
+    client.force_login(player.user)
+    assert f"/players/{player.pk}/" in client.get("/accounts/me/").content.decode()
