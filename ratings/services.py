@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.registry import get_game
@@ -151,7 +151,7 @@ def rated_matches_sync(
                 starts[w.game] = min(starts.get(w.game, book.next_seq), book.next_seq)
                 book.next_seq += 1
             RatedMatch.objects.filter(pk__in=gone).delete()
-            RatedMatch.objects.bulk_create(created, batch_size=500)
+            _rows_insert(RatedMatch, created)
             RatedMatch.objects.bulk_update(updated, ["teams", "ranks", "public"], batch_size=500)
             for book in books.values():
                 book.save(update_fields=["next_seq"])
@@ -212,25 +212,73 @@ def _start_states(game: str, scope: str, from_seq: int) -> dict[int, formula.Sta
 @transaction.atomic
 def ratings_recompute(*, game: str, from_seq: int = 1) -> int:
     """Compute the ratings of ``game`` from its match ``from_seq`` on, in both scopes; returns
-    the number of matches replayed. Locks the game's book, so replays never interleave."""
+    the number of matches replayed. Locks the game's book, so replays never interleave. While
+    the game has no private event's match, both scopes are the same replay, made once."""
     book = _book(game)
-    replayed = 0
-    for scope in Scope:
-        replayed = _replay(game, scope.value, from_seq)
+    if RatedMatch.objects.filter(game=game, public=False).exists():
+        replayed = _replay(game, [Scope.ALL], from_seq)
+        _replay(game, [Scope.PUBLIC], from_seq)
+    else:
+        replayed = _replay(game, [Scope.ALL, Scope.PUBLIC], from_seq)
     book.version += 1
     book.save(update_fields=["version"])
     return replayed
 
 
-def _replay(game: str, scope: str, from_seq: int) -> int:
-    states = _start_states(game, scope, from_seq)
+_CHANGE_COLUMNS = (
+    "rated_match_id",
+    "player_id",
+    "game",
+    "scope",
+    "seq",
+    "mu",
+    "sigma",
+    "display",
+    "matches",
+)
+
+
+def _rows_insert(model: Any, objs: Sequence[Any]) -> None:
+    """Insert unsaved instances of ``model`` with one prepared statement (their fields prepare
+    the values: JSON, dates), without bulk_create's per-row SQL building."""
+    if not objs:
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    table = connection.ops.quote_name(model._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    rows = [
+        tuple(f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields)
+        for obj in objs
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+
+
+def _changes_insert(rows: list[tuple[Any, ...]]) -> None:
+    """Insert rating changes as plain rows (the ORM's bulk_create spends most of a rebuild
+    building model instances)."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(c) for c in _CHANGE_COLUMNS)
+    marks = ", ".join(["%s"] * len(_CHANGE_COLUMNS))
+    with connection.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+
+
+def _replay(game: str, scopes: list[str], from_seq: int) -> int:
+    """Replay ``game``'s matches from ``from_seq`` (public ones only for the public scope) and
+    write the changes and ratings of every scope in ``scopes`` (which replay the same matches)."""
+    public_only = scopes == [Scope.PUBLIC]
+    states = _start_states(game, scopes[0], from_seq)
     before = set(states)
     matches = RatedMatch.objects.filter(game=game, seq__gte=from_seq)
-    if scope == Scope.PUBLIC:
+    if public_only:
         matches = matches.filter(public=True)
-    RatingChange.objects.filter(game=game, scope=scope, seq__gte=from_seq).delete()
+    RatingChange.objects.filter(game=game, scope__in=scopes, seq__gte=from_seq).delete()
     last: dict[int, tuple[int, datetime]] = {}
-    changes: list[RatingChange] = []
+    changes: list[tuple[Any, ...]] = []
     count = 0
     for match_id, seq, played_at, teams, ranks in (
         matches.order_by("seq")
@@ -241,23 +289,38 @@ def _replay(game: str, scope: str, from_seq: int) -> int:
         for player, state in formula.rate(teams, ranks, states).items():
             states[player] = state
             last[player] = (seq, played_at)
-            changes.append(
-                RatingChange(
-                    rated_match_id=match_id,
-                    player_id=player,
-                    game=game,
-                    scope=scope,
-                    seq=seq,
-                    mu=state.mu,
-                    sigma=state.sigma,
-                    display=formula.display(state.mu, state.sigma),
-                    matches=state.matches,
+            shown = formula.display(state.mu, state.sigma)
+            for scope in scopes:
+                changes.append(
+                    (
+                        match_id,
+                        player,
+                        game,
+                        scope,
+                        seq,
+                        state.mu,
+                        state.sigma,
+                        shown,
+                        state.matches,
+                    )
                 )
-            )
-        if len(changes) >= CHUNK:
-            RatingChange.objects.bulk_create(changes)
+        if len(changes) >= 5 * CHUNK:
+            _changes_insert(changes)
             changes = []
-    RatingChange.objects.bulk_create(changes)
+    _changes_insert(changes)
+    for scope in scopes:
+        _ratings_write(game, scope, from_seq, states, before, dict(last))
+    return count
+
+
+def _ratings_write(
+    game: str,
+    scope: str,
+    from_seq: int,
+    states: dict[int, formula.State],
+    before: set[int],
+    last: dict[int, tuple[int, datetime]],
+) -> None:
     # players whose every match from ``from_seq`` on is gone fall back to their state before it
     touched = set(last) | {
         p
@@ -307,4 +370,3 @@ def _replay(game: str, scope: str, from_seq: int) -> int:
         unique_fields=["player", "game", "scope"],
         update_fields=["mu", "sigma", "display", "matches", "last_seq", "last_played_at"],
     )
-    return count
