@@ -146,3 +146,23 @@ def test_the_meet_page_shows_its_strength_and_pages_link_to_careers(
     client = Client()
     client.force_login(player.user)
     assert f"/players/{player.pk}/" in client.get("/accounts/me/").content.decode()
+
+
+def test_the_leaderboard_s_queries_do_not_grow_with_its_players(
+    django_capture_on_commit_callbacks,
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert Client().get("/ratings/xiaoluzi/").status_code == 200
+            assert Client().get("/api/v1/ratings/", {"game": "xiaoluzi"}).status_code == 200
+        return len(queries)
+
+    _rated("xiaoluzi", django_capture_on_commit_callbacks, rounds=1, players=8)
+    few = count()
+    assert few > 0
+    _rated("xiaoluzi", django_capture_on_commit_callbacks, rounds=2, players=40)
+    assert Rating.objects.filter(game="xiaoluzi", scope="public").count() == 48
+    assert count() == few
