@@ -139,8 +139,18 @@ def main() -> None:
         action="store_true",
         help="only the leaderboard, on the database built before",
     )
+    parser.add_argument(
+        "--rebuild-only", action="store_true", help="only the rebuild, on the database built before"
+    )
     args = parser.parse_args()
-    _setup(fresh=not args.pages_only)
+    _setup(fresh=not (args.pages_only or args.rebuild_only))
+    if args.rebuild_only:
+        from ratings.services import ratings_rebuild
+
+        started = time.perf_counter()
+        rated = ratings_rebuild(game=GAME)
+        print(json.dumps({"rebuild_s": round(time.perf_counter() - started, 1), "matches": rated}))
+        return
     if args.pages_only:
         out_pages: dict[str, object] = {}
         _serve(args, out_pages)

@@ -49,6 +49,7 @@ class RatedMatch(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="ratedmatch_seq_once_per_game"),
         ]
+        indexes = [models.Index(fields=["game", "public"], name="ratedmatch_private")]
 
 
 class Rating(models.Model):

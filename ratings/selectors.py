@@ -137,9 +137,9 @@ def _earlier(game: str, scope: str, players: list[tuple[int, int]]) -> dict[int,
         if matches > TREND_MATCHES:
             wanted |= Q(player_id=player, matches=matches - TREND_MATCHES)
     return dict(
-        RatingChange.objects.filter(wanted, game=game, scope=scope).values_list(
-            "player_id", "display"
-        )
+        RatingChange.objects.filter(
+            wanted, game=game, scope=scope, player_id__in=[p for p, _m in players]
+        ).values_list("player_id", "display")
     )
 
 

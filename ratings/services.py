@@ -184,18 +184,28 @@ def _chunks(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
         yield items[start : start + CHUNK]
 
 
-def _start_states(game: str, scope: str, from_seq: int) -> dict[int, formula.State]:
-    """Each rated player's state before match ``from_seq``: their rating when it was last
-    changed before, else their last change before it."""
+def _start_states(
+    game: str, scope: str, from_seq: int, involved: set[int]
+) -> tuple[dict[int, formula.State], set[int]]:
+    """The state before match ``from_seq`` of every player of the matches from it on and of
+    every player rated from it on (their rating when it was last changed before, else their
+    last change before it); and the players rated from it on (those a replay may leave)."""
     states: dict[int, formula.State] = {}
     redo: list[int] = []
-    for player, mu, sigma, matches, last_seq in Rating.objects.filter(
-        game=game, scope=scope
-    ).values_list("player_id", "mu", "sigma", "matches", "last_seq"):
-        if last_seq < from_seq:
-            states[player] = formula.State(mu, sigma, matches)
-        else:
-            redo.append(player)
+    later = set(
+        Rating.objects.filter(game=game, scope=scope, last_seq__gte=from_seq).values_list(
+            "player_id", flat=True
+        )
+    )
+    wanted = sorted(involved | later)
+    for chunk in _chunks(wanted):
+        for player, mu, sigma, matches, last_seq in Rating.objects.filter(
+            game=game, scope=scope, player_id__in=chunk
+        ).values_list("player_id", "mu", "sigma", "matches", "last_seq"):
+            if last_seq < from_seq:
+                states[player] = formula.State(mu, sigma, matches)
+            else:
+                redo.append(player)
     if from_seq > 1:
         for chunk in _chunks(redo):
             for player, mu, sigma, matches in (
@@ -206,7 +216,7 @@ def _start_states(game: str, scope: str, from_seq: int) -> dict[int, formula.Sta
                 .values_list("player_id", "mu", "sigma", "matches")
             ):
                 states[player] = formula.State(mu, sigma, matches)
-    return states
+    return states, later
 
 
 @transaction.atomic
@@ -271,20 +281,18 @@ def _replay(game: str, scopes: list[str], from_seq: int) -> int:
     """Replay ``game``'s matches from ``from_seq`` (public ones only for the public scope) and
     write the changes and ratings of every scope in ``scopes`` (which replay the same matches)."""
     public_only = scopes == [Scope.PUBLIC]
-    states = _start_states(game, scopes[0], from_seq)
-    before = set(states)
     matches = RatedMatch.objects.filter(game=game, seq__gte=from_seq)
     if public_only:
         matches = matches.filter(public=True)
+    rows = list(matches.order_by("seq").values_list("id", "seq", "played_at", "teams", "ranks"))
+    involved = {p for row in rows for team in row[3] for p in team}
+    states, later = _start_states(game, scopes[0], from_seq, involved)
+    before = set(states)
     RatingChange.objects.filter(game=game, scope__in=scopes, seq__gte=from_seq).delete()
     last: dict[int, tuple[int, datetime]] = {}
     changes: list[tuple[Any, ...]] = []
     count = 0
-    for match_id, seq, played_at, teams, ranks in (
-        matches.order_by("seq")
-        .values_list("id", "seq", "played_at", "teams", "ranks")
-        .iterator(chunk_size=CHUNK)
-    ):
+    for match_id, seq, played_at, teams, ranks in rows:
         count += 1
         for player, state in formula.rate(teams, ranks, states).items():
             states[player] = state
@@ -309,7 +317,7 @@ def _replay(game: str, scopes: list[str], from_seq: int) -> int:
             changes = []
     _changes_insert(changes)
     for scope in scopes:
-        _ratings_write(game, scope, from_seq, states, before, dict(last))
+        _ratings_write(game, scope, from_seq, states, before, dict(last), later)
     return count
 
 
@@ -320,14 +328,12 @@ def _ratings_write(
     states: dict[int, formula.State],
     before: set[int],
     last: dict[int, tuple[int, datetime]],
+    later: set[int],
 ) -> None:
-    # players whose every match from ``from_seq`` on is gone fall back to their state before it
-    touched = set(last) | {
-        p
-        for p in Rating.objects.filter(game=game, scope=scope, last_seq__gte=from_seq).values_list(
-            "player_id", flat=True
-        )
-    }
+    """Write the ratings of the players replayed or rated from the replay's first match on
+    (``later``): a player whose every match from there is gone falls back to their state
+    before it, or loses their rating."""
+    touched = set(last) | later
     rows = []
     orphans = []
     for player in touched:
