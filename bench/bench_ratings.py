@@ -140,17 +140,10 @@ def main() -> None:
         help="only the leaderboard, on the database built before",
     )
     parser.add_argument(
-        "--rebuild-only", action="store_true", help="only the rebuild, on the database built before"
+        "--reuse", action="store_true", help="measure on the event built before (no build)"
     )
     args = parser.parse_args()
-    _setup(fresh=not (args.pages_only or args.rebuild_only))
-    if args.rebuild_only:
-        from ratings.services import ratings_rebuild
-
-        started = time.perf_counter()
-        rated = ratings_rebuild(game=GAME)
-        print(json.dumps({"rebuild_s": round(time.perf_counter() - started, 1), "matches": rated}))
-        return
+    _setup(fresh=not (args.pages_only or args.reuse))
     if args.pages_only:
         out_pages: dict[str, object] = {}
         _serve(args, out_pages)
@@ -162,7 +155,14 @@ def main() -> None:
 
     out: dict[str, object] = {"players": args.players, "matches": args.matches}
     started = time.perf_counter()
-    event_id, ids = build(args.players, args.matches, args.seed)
+    if args.reuse:
+        from games.models import Player
+        from tournaments.models import Event
+
+        event_id = Event.objects.get(name="Bench").pk
+        ids = list(Player.objects.filter(name__startswith="p").values_list("pk", flat=True))
+    else:
+        event_id, ids = build(args.players, args.matches, args.seed)
     out["build_s"] = round(time.perf_counter() - started, 1)
     print(f"built in {out['build_s']} s", file=sys.stderr)
 
@@ -184,7 +184,10 @@ def main() -> None:
     from games.models import Match, Table, TableSeat
     from tournaments.models import Pairing, PairingTally, PlayerTally, Round
 
-    round_ = Round.objects.create(event_id=event_id, number=10_000, status="running")
+    round_ = Round.objects.create(
+        event_id=event_id, number=10_000 + Round.objects.filter(event_id=event_id).count(),
+        status="running",
+    )  # fmt: skip
     samples = []
     for n in range(20):
         table = Table.objects.create(name=f"extra {n}", game=GAME, seat_count=4, mode="offline")
