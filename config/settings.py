@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "accounts",
+    "ratings",
     "config.axes_app.AxesConfig",  # django-axes: password login throttling (config/auth.py)
 ]
 

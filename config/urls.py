@@ -23,8 +23,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("tournaments.api_urls")),
+    path("api/v1/", include("ratings.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
 ]

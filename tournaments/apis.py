@@ -425,6 +425,11 @@ class EventImportApi(APIView):
                         help_text="A row naming a player of an event you do not organize: "
                         "import them as a new player (new, the default) or refuse the row.",
                     ),
+                    "balanced": serializers.BooleanField(
+                        required=False,
+                        help_text="Form the teams within each unit balanced by the players' "
+                        "ratings instead of in file order.",
+                    ),
                 },
             )
         },
@@ -443,6 +448,7 @@ class EventImportApi(APIView):
         data: Any = request.data
         create_units = str(data.get("create_units", "true")).lower() in ("1", "true")
         others = str(data.get("others", "new"))
+        balanced = str(data.get("balanced", "false")).lower() in ("1", "true")
         content = upload.read()
         if str(request.query_params.get("dry_run", "")).lower() in ("1", "true"):
             plan = registration_import.event_import_plan(
@@ -452,6 +458,7 @@ class EventImportApi(APIView):
                 create_units=create_units,
                 user=user,
                 others=others,
+                balanced=balanced,
             )
             return Response(_plan_json(plan), status=200 if plan.ok else 400)
         plan = registration_import.event_import(
@@ -461,6 +468,7 @@ class EventImportApi(APIView):
             user=user,
             create_units=create_units,
             others=others,
+            balanced=balanced,
         )
         return Response(_plan_json(plan), status=201)
 

@@ -344,6 +344,7 @@ def plan_import(
     create_units: bool = True,
     others: str = OTHERS_NEW,
     gettext: Gettext = _english,
+    team_order: Callable[[Sequence[PlannedPlayer]], Sequence[PlannedPlayer]] | None = None,
 ) -> ImportPlan:
     """Return the plan for ``rows`` (as :func:`read_table` gives them), listing every bad row.
 
@@ -351,7 +352,9 @@ def plan_import(
     by name within a unit); a named team has exactly three players and a name not yet used in the
     event; an unknown unit is created unless ``create_units`` is false. Players without a team form
     teams of three within their unit ("<unit>一队", ...); those left over are imported without a
-    team, with a warning. Problems and warnings are translated by ``gettext``.
+    team, with a warning. Problems and warnings are translated by ``gettext``. ``team_order``
+    reorders a unit's players who form teams (the last ones in file order left over as before):
+    each run of three is a team (teams balanced by rating, ``ratings.seeding``).
     """
     problems: list[RowProblem] = []
     seen: dict[tuple[str, str], int] = {}
@@ -448,6 +451,9 @@ def plan_import(
     numerals = "一二三四五六七八九十"
     for unit, members in free.items():
         n = 0
+        if team_order is not None:
+            cut = len(members) - len(members) % TEAM_SIZE
+            members = [*team_order(members[:cut]), *members[cut:]]
         for start in range(0, len(members) - len(members) % TEAM_SIZE, TEAM_SIZE):
             while True:
                 n += 1

@@ -82,6 +82,10 @@ def individual_draw(event: Event, players: Sequence[Player], number: int) -> alg
     if number == 1:
         ordered = list(players)
         random.Random(f"luzi:{event.pk}:{number}").shuffle(ordered)
+        if event.seed_by_rating:  # each table takes one player from each band of ratings
+            from ratings.seeding import players_seeded
+
+            ordered = players_seeded(event=event, players=ordered)
     else:
         event_tallies_refresh(event=event, open_rounds_only=False)
         by_id = {p.pk: p for p in players}

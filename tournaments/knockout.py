@@ -210,6 +210,10 @@ def knockout_break(
     order = _group_order(event)
     eligible = eligible_entrants(event)
     ranked = [(rank, pk) for rank, pk, _tied in order if pk in eligible]
+    if event.seed_by_rating:  # entrants of equal rank in the order of their ratings
+        from ratings.seeding import ties_by_rating
+
+        ranked = ties_by_rating(event=event, ranked=ranked)
     if len(ranked) < size:
         raise ApplicationError(
             _("Only %(count)d entrants can be seeded; a knockout of %(size)d needs %(size)d.")

@@ -281,6 +281,14 @@ class Event(models.Model):
         blank=True,
         help_text=_("Left empty: against the datum."),
     )
+    seed_by_rating = models.BooleanField(
+        _("seed by rating"),
+        default=False,
+        help_text=_(
+            "Draw Swiss round 1 by the players' ratings (the top half against the bottom half) "
+            "instead of at random, and break ties at the knockout's cut by rating."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: Bumped whenever a result the standings read changes, so cached standings know they are old.
     results_version = models.PositiveIntegerField(default=0, editable=False)

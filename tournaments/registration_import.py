@@ -5,6 +5,7 @@ transaction. Reading and planning a file are :mod:`tournaments.importing` (pure)
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -114,10 +115,12 @@ def event_import_plan(
     create_units: bool = True,
     user: User | None = None,
     others: str = importing.OTHERS_NEW,
+    balanced: bool = False,
 ) -> importing.ImportPlan:
     """Read a registration file and return what importing it by ``user`` would do (or its bad
     rows, and ``closed``: why the event takes no import now); writes nothing. Raises
-    ApplicationError when the file itself cannot be read (format, columns)."""
+    ApplicationError when the file itself cannot be read (format, columns). ``balanced``: the
+    teams formed within a unit are balanced by the players' ratings, not taken in file order."""
     if others not in importing.OTHERS_CHOICES:
         raise ApplicationError(
             _("'others' is one of: %(choices)s.") % {"choices": ", ".join(importing.OTHERS_CHOICES)}
@@ -132,8 +135,23 @@ def event_import_plan(
         create_units=create_units,
         others=others,
         gettext=_,
+        team_order=_balanced_order(event) if balanced else None,
     )
     return dataclasses.replace(plan, closed=import_closed(event))
+
+
+def _balanced_order(
+    event: Event,
+) -> Callable[[Sequence[importing.PlannedPlayer]], list[importing.PlannedPlayer]]:
+    """Players in runs of three that form teams of close average ratings (a new player: 1500)."""
+
+    def order(members: Sequence[importing.PlannedPlayer]) -> list[importing.PlannedPlayer]:
+        from ratings.seeding import balanced_teams
+
+        teams = balanced_teams(game=event.game, players=members, key=lambda p: p.reuses)
+        return [p for team in teams for p in team]
+
+    return order
 
 
 @transaction.atomic
@@ -145,6 +163,7 @@ def event_import(
     user: User | None = None,
     create_units: bool = True,
     others: str = importing.OTHERS_NEW,
+    balanced: bool = False,
 ) -> importing.ImportPlan:
     """Import players and teams from a CSV or XLSX file into ``event`` and return the plan done.
 
@@ -170,6 +189,7 @@ def event_import(
         create_units=create_units,
         user=user,
         others=others,
+        balanced=balanced,
     )
     if not plan.ok:
         raise ApplicationError(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -165,7 +165,14 @@ class SimulationSummary:
 
 @transaction.atomic
 def _simulation_event(
-    *, game: str, teams: int, players: int, deals: int, seed: int, duplicate: bool = False
+    *,
+    game: str,
+    teams: int,
+    players: int,
+    deals: int,
+    seed: int,
+    duplicate: bool = False,
+    bot_kinds: Sequence[str] = (),
 ) -> Event:
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
     tag = f"{stamp}-{secrets.token_hex(3)}"
@@ -186,7 +193,13 @@ def _simulation_event(
             games_services.player_create(
                 name=f"机器人{p}",
                 is_bot=True,
-                bot_kind=kinds[0] if (seed + p) % 4 else kinds[-1],
+                bot_kind=(
+                    bot_kinds[(p - 1) % len(bot_kinds)]
+                    if bot_kinds
+                    else kinds[0]
+                    if (seed + p) % 4
+                    else kinds[-1]
+                ),
             )
             for p in range(1, players + 1)
         ]
@@ -197,6 +210,8 @@ def _simulation_event(
     unit = units[0]
     for t in range(1, teams + 1):
         kind = "heuristic" if (seed + t) % 4 else "random"
+        if bot_kinds:  # a team's three share their kind, so that their rating is theirs
+            kind = bot_kinds[(t - 1) % len(bot_kinds)]
         members = [
             games_services.player_create(name=f"机器人{t}-{m}", is_bot=True, bot_kind=kind)
             for m in range(1, 4)
@@ -216,10 +231,12 @@ def event_simulate(
     timeout: float = 3600.0,
     progress: Callable[[int, int, int], None] | None = None,
     duplicate: bool = False,
+    bot_kinds: Sequence[str] = (),
 ) -> SimulationSummary:
     """Create a throw-away event of bots (teams for a team game, ``players`` for an individual
     one), pair and run every round through Celery; ``duplicate``: a duplicate event (every table
-    of a round plays the same deals).
+    of a round plays the same deals); ``bot_kinds``: the bots' kinds, given in turn to the
+    players (individual games) or to the teams (team games).
 
     ``progress`` is called with (round number, finished matches, matches). Raises ApplicationError
     for an unknown game or impossible sizes.
@@ -235,13 +252,25 @@ def event_simulate(
             _("A simulation of this game needs at least %(size)d players.")
             % {"size": chosen.seat_count}
         )
+    unknown = [k for k in bot_kinds if k not in chosen.bot_kinds]
+    if unknown:
+        raise ApplicationError(
+            _("Unknown bot kind %(kind)s: use %(kinds)s.")
+            % {"kind": unknown[0], "kinds": ", ".join(chosen.bot_kinds)}
+        )
     if rounds < 1 or deals < 1:
         raise ApplicationError(_("A simulation needs at least 1 round and 1 deal per match."))
     if duplicate and game not in DUPLICATE_GAMES:
         raise ApplicationError(_("This game cannot be played duplicate."))
     started = time.monotonic()
     event = _simulation_event(
-        game=game, teams=teams, players=players, deals=deals, seed=seed, duplicate=duplicate
+        game=game,
+        teams=teams,
+        players=players,
+        deals=deals,
+        seed=seed,
+        duplicate=duplicate,
+        bot_kinds=bot_kinds,
     )
     complete = True
     for number in range(1, rounds + 1):

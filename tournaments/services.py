@@ -294,6 +294,10 @@ def _draw_for(event: Event, teams: list[Team], number: int) -> pairing_algo.Draw
             # No standings yet: a fixed shuffle (the event and round seed it) mixes the units.
             ordered = list(teams)
             random.Random(f"luzi:{event.pk}:{number}").shuffle(ordered)
+            if event.seed_by_rating:  # strongest first, the top half against the bottom half
+                from ratings.seeding import teams_seeded
+
+                ordered = teams_seeded(event=event, teams=ordered)
         else:
             # Every result counts, including a match that finished after its round was forced
             # complete.

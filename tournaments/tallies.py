@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F, QuerySet
+from django.dispatch import Signal
 
 from engine.registry import get_game
 from games.models import Deal, Match, TableSeat
@@ -25,7 +26,11 @@ from tournaments import duplicate
 from tournaments.bulk import rows_update
 from tournaments.models import Event, Pairing, PairingTally, PlayerTally, PlayerTotal, Round
 
-__all__ = ["CHUNK", "event_tallies_refresh", "tallies_refresh"]
+__all__ = ["CHUNK", "event_tallies_refresh", "tallies_changed", "tallies_refresh"]
+
+#: Sent inside the refresh's transaction with ``pairing_ids``: the pairings whose tally is or was
+#: finished and changed (a match recorded, a result corrected); the ratings listen.
+tallies_changed = Signal()
 
 #: Pairings refreshed together: keeps every ``IN (...)`` list under SQLite's variable limit.
 CHUNK = 2000
@@ -179,6 +184,7 @@ def _tallies_rebuild(ids: list[int]) -> int:
         for key, value in (game_figures or {}).items():
             figure_delta[(event_id, player_id)][key] -= value
     old_players.delete()
+    was_finished = {p for p, t in tallies.items() if t.status == PairingTally.Status.FINISHED}
     to_create: list[PairingTally] = []
     to_update: list[PairingTally] = []
     players: list[PlayerTally] = []
@@ -290,6 +296,14 @@ def _tallies_rebuild(ids: list[int]) -> int:
         for key, value in p.figures.items():
             figure_delta[(p.event_id, p.player_id)][key] += value
     _player_totals_add(delta, figure_delta)
+    tallies_changed.send(
+        sender=PairingTally,
+        pairing_ids=[
+            t.pairing_id
+            for t in by_pairing.values()
+            if t.status == PairingTally.Status.FINISHED or t.pairing_id in was_finished
+        ],
+    )
     Event.objects.filter(pk__in={r["round__event_id"] for r in stale}).update(
         results_version=F("results_version") + 1
     )

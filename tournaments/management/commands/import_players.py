@@ -40,6 +40,11 @@ class Command(LuziCommand):
             help="treat units missing from the event's meet as errors instead of creating them",
         )
         parser.add_argument(
+            "--balanced",
+            action="store_true",
+            help="form the teams within each unit balanced by rating instead of in file order",
+        )
+        parser.add_argument(
             "--as",
             dest="as_user",
             metavar="USERNAME",
@@ -83,6 +88,7 @@ class Command(LuziCommand):
             "create_units": create_units,
             "user": user,
             "others": options["others"],
+            "balanced": options["balanced"],
         }
         try:
             if options["dry_run"]:

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    name = "ratings"
+    verbose_name = "Ratings"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from ratings import hooks
+
+        hooks.connect()
