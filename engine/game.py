@@ -479,6 +479,14 @@ class Game(Protocol):
     end_reasons: tuple[str, ...]
     #: whether a referee's score sheet of an offline table can be scored (``score_sheet``)
     score_sheets: bool
+    #: whether a match may be played "to A", until a side passes the top of its ladder, the
+    #: deals being a cap (大怪路子's 过A; a knockout stage offers it only for such a game)
+    plays_to_a: bool
+    #: search tuning (engine/search.py): the most ms the search bot thinks per decision whatever
+    #: its budget (``None``: the budget), and the evidence a candidate needs to replace the
+    #: heuristic's action, ``(margin in standard errors, worlds at least)``
+    search_ceiling_ms: float | None
+    search_evidence: tuple[float, int]
 
     def side_of(self, seat: int) -> str | None: ...
 
@@ -523,6 +531,21 @@ class Game(Protocol):
         ...
 
     def bot(self, kind: str, seed: int | str) -> Bot: ...
+
+    def duplicate_deals(self, deals_per_match: int) -> int:
+        """How many deals a duplicate board (复式) deals for a match of ``deals_per_match``
+        deals: those and the spares of deals dealt again (上海斗地主's 荒番: two)."""
+        ...
+
+    def dealt_hands(self, match_seed: int, count: int) -> list[Any]:
+        """The first ``count`` deals (:class:`engine.duplicate.DealtDeal`) a match started from
+        ``match_seed`` deals, without playing them; raises :class:`~engine.errors.EngineError`
+        for a game that deals no duplicate boards."""
+        ...
+
+    def first_dealer(self, match_seed: int) -> int | None:
+        """The first deal's dealer the match seed picks before the deal (大怪路子), else None."""
+        ...
 
     def sample_world(self, state: MatchState, seat: int, rng: random.Random) -> World:
         """The current deal of ``state`` as ``seat`` may imagine it: a :class:`World` whose

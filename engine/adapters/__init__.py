@@ -1,4 +1,4 @@
-"""Adapters of games whose packages are kept by others: each module's ``GAME`` puts one game
-behind the interface of :mod:`engine.game` (see :mod:`engine.registry`)."""
+"""The score sheets of 小路子 and 上海斗地主 and their shared fields, until they move into their
+games' packages (each game's adapter now lives in its package: ``engine/<game>/game.py``)."""
 
-import engine.adapters.messages  # noqa: F401  (registers the package's error codes first)
+import engine.adapters.messages  # noqa: F401  (registers the sheets' error codes first)

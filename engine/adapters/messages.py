@@ -1,4 +1,4 @@
-"""The error codes of the adapters (小路子, 上海斗地主) and of referees' score sheets, with their
+"""The error codes of referees' score sheets (小路子, 上海斗地主), with their
 English messages (the site translates them by code)."""
 
 from __future__ import annotations
@@ -6,10 +6,6 @@ from __future__ import annotations
 from engine.errors import register_messages
 
 MESSAGES: dict[str, str] = {
-    # the adapters
-    "adapter.bid_value": "a bid is 1, 2 or 3, not {text!r}",
-    "adapter.yes_no": "a {kind} is yes or no, not {text!r}",
-    "adapter.no_deal_number": "no deal {number}: {dealt} deals were dealt",
     # any sheet's fields (sheet_fields.py)
     "sheet.object": "a score sheet is an object, not {value!r}",
     "sheet.deals_list": "a list of deals, not {value!r}",
