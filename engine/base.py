@@ -15,6 +15,7 @@ the record class as :class:`engine.record.RecordType`.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
@@ -280,6 +281,10 @@ class GameBase:
     #: the spare deals a duplicate board deals beyond the match's (deals dealt again, 荒番)
     duplicate_spares: int = 0
 
+    #: the module of the game's referee verbs (its ``register(subparsers)`` adds them to ``luzi``)
+    cli_module: ClassVar[str] = ""
+    cli_description: str = ""
+
     state_type: ClassVar[type[MatchStateBase[Any]]] = MatchStateBase
     action_type: ClassVar[Any] = None
     record_type: ClassVar[Any] = None
@@ -424,6 +429,12 @@ class GameBase:
     def replay_records(self, records: list[Any], *, left: int | None) -> Any:
         """The game's match replayed from its records (checked to chain)."""
         raise EngineError(f"{self.name_zh} cannot replay a match")
+
+    # -- the command line ------------------------------------------------------------------------
+
+    def add_cli_verbs(self, subparsers: Any) -> None:
+        if self.cli_module:
+            importlib.import_module(self.cli_module).register(subparsers)
 
     # -- the table ---------------------------------------------------------------------------------
 

@@ -487,6 +487,8 @@ class Game(Protocol):
     #: heuristic's action, ``(margin in standard errors, worlds at least)``
     search_ceiling_ms: float | None
     search_evidence: tuple[float, int]
+    #: what ``luzi --help --game KEY`` says of the game's command line
+    cli_description: str
 
     def side_of(self, seat: int) -> str | None: ...
 
@@ -588,6 +590,11 @@ class Game(Protocol):
         not in words (the play it makes, the play to beat). The site sends its summary of the
         seat (``hand``, ``current``, ``seat``, ``awaiting``, ``legal``...) with the seat's view of
         the deal under ``deal``; the engine's own private view of the deal works as well."""
+        ...
+
+    def add_cli_verbs(self, subparsers: Any) -> None:
+        """Add the game's referee verbs to ``luzi`` (:mod:`engine.cli`): each an argparse
+        subcommand whose ``handler(args) -> int`` answers it (``luzi VERB --game KEY``)."""
         ...
 
     def to_json(self) -> dict[str, Any]:

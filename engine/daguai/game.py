@@ -277,6 +277,9 @@ class DaguaiGame(GameBase):
     #: a deal's points take few values, so two worlds often differ by one lucky finish
     search_evidence: tuple[float, int] = (1.0, 4)
 
+    cli_module = "engine.daguai.cli"
+    cli_description = "Luzi referee tools for 大怪路子: classify, compare and list plays."
+
     state_type = DaguaiMatchState
     action_type = Action
     record_type = Record

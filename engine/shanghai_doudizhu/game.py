@@ -323,6 +323,9 @@ class DoudizhuGame(GameBase):
     #: all-pass deals (荒番) are dealt again and do not count: a board holds two spares
     duplicate_spares = 2
 
+    cli_module = "engine.shanghai_doudizhu.cli"
+    cli_description = "Luzi referee tools for 上海斗地主."
+
     state_type = DoudizhuMatchState
     action_type = Action
     record_type = Record

@@ -251,6 +251,9 @@ class XiaoluziGame(GameBase):
     )
     rules_version = RULES_VERSION
 
+    cli_module = "engine.xiaoluzi.cli"
+    cli_description = "Referee tools for 小路子 (--game xiaoluzi)."
+
     state_type = XiaoluziMatchState
     action_type = Action
     record_type = Record
