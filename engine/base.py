@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from engine.errors import EngineError, register_messages
 from engine.game import END_REASONS, Bot, FigureSpec, OptionSpec, ReplayStep, Verdict, World
+from engine.record import as_json
 from engine.search import MARGIN, MIN_WORLDS, SearchBot
 
 __all__ = [
@@ -186,15 +187,13 @@ class MatchStateBase(Generic[M]):
         return self.match.timeout(seat)
 
     def escape(self, seat: int) -> dict[str, Any]:
-        result: Any = cast(Any, self.match).escape(seat)
-        return dict(result.to_json())
+        return dict(as_json(cast(Any, self.match).escape(seat)))
 
     def leave(self, seat: int) -> dict[str, Any]:
-        result: Any = cast(Any, self.match).leave(seat)
-        return dict(result.to_json())
+        return dict(as_json(cast(Any, self.match).leave(seat)))
 
     def results(self) -> list[dict[str, Any]]:
-        return [r.to_json() for r in cast(Any, self.match).results]
+        return [dict(as_json(r)) for r in cast(Any, self.match).results]
 
     def public_view(self) -> dict[str, Any]:
         return dict(cast(Any, self.match).public_view())
@@ -413,15 +412,21 @@ class GameBase:
 
     def replay_record(self, data: Any) -> dict[str, Any]:
         deal = self.replay_deal(self._read(data))
-        result = deal.result
+        result = None if deal.result is None else as_json(deal.result)
         return {
             "finish": list(getattr(deal, "finish", ())),
             "over": deal.over,
             "actions": [a.to_json() for a in deal.actions],
-            "result": None if result is None else result.to_json(),
-            "points": None if result is None else list(result.points),
+            "result": result,
+            "points": None if result is None else list(self.deal_points(deal)),
             "figures": None if result is None else self.replay_figures(deal),
         }
+
+    def deal_points(self, deal: Any) -> Sequence[int]:
+        """An ended deal's points per seat (its result's ``points``)."""
+        result = deal.result
+        points: Sequence[int] = result["points"] if isinstance(result, dict) else result.points
+        return points
 
     def replay_match(self, records: Sequence[Any], *, left: int | None = None) -> Any:
         return self.state_type(self.replay_records([self._read(r) for r in records], left=left))

@@ -26,6 +26,7 @@ __all__ = [
     "RecordError",
     "ReplayError",
     "apply_all",
+    "as_json",
     "check_result",
     "read_leniently",
     "replay",
@@ -118,6 +119,14 @@ class RecordBase:
         return cls.from_json(data)
 
 
+def as_json(value: Any) -> dict[str, Any]:
+    """A result (or headers...) as JSON: the object's ``to_json()``, or the dict it already is."""
+    if isinstance(value, dict):
+        return value
+    data: dict[str, Any] = value.to_json()
+    return data
+
+
 def apply_all(actions: Sequence[Any], apply: Callable[[Any], Any], where: str = "") -> None:
     """Apply ``actions`` one by one (strict: the first the rules refuse is a :class:`ReplayError`
     naming it, 1-based, prefixed by ``where``)."""
@@ -140,7 +149,7 @@ def check_result(deal: _Deal, stored: dict[str, Any] | None, where: str = "") ->
         raise ReplayError(
             f"{where}the record has a result but its {len(deal.actions)} actions don't end the deal"
         )
-    replayed = deal.result.to_json()
+    replayed = as_json(deal.result)
     if replayed != stored:
         missing = object()
         key = min(
