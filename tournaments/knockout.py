@@ -88,6 +88,7 @@ DECIDED_LAST_FINISH = "last_deal_finish"
 DECIDED_SEED = "seed"
 DECIDED_WALKOVER = "walkover"
 
+
 def plays_to_a(game: str) -> bool:
     """Whether the game's matches may be played "to A" (passing A ends the match): it says."""
     return get_game(game).plays_to_a
