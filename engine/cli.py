@@ -24,7 +24,16 @@ from typing import Any, NoReturn
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
 
-__all__ = ["CommandError", "Refused", "build_parser", "cards_arg", "emit", "main"]
+__all__ = [
+    "CommandError",
+    "Refused",
+    "build_parser",
+    "cards_arg",
+    "emit",
+    "main",
+    "positive_arg",
+    "seat_arg",
+]
 
 #: The default game: the one whose verbs ``luzi`` offers without ``--game``.
 DEFAULT_GAME = "daguai"
@@ -71,6 +80,33 @@ def cards_arg(text: str, *, most: int | None = None, what: str = "cards") -> lis
         if count > 3:
             raise CommandError(f"{what}: {count} copies of {card}, the pack has three")
     return cards
+
+
+def positive_arg(text: str) -> int:
+    """An argparse ``type``: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
+    return value
+
+
+def seat_arg(seat_count: int) -> Callable[[str], int]:
+    """An argparse ``type``: a seat ``0 .. seat_count - 1``."""
+
+    def seat(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-{high})") from None
+        if not 0 <= value <= high:
+            raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-{high})")
+        return value
+
+    high = seat_count - 1
+    return seat
 
 
 def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from engine.cards import Rank
-from engine.cli import CommandError, cards_arg, emit
+from engine.cli import CommandError, cards_arg, emit, positive_arg, seat_arg
 from engine.daguai import HAND_SIZE
 from engine.daguai.deal import Deal
 from engine.daguai.legal import legal_plays
@@ -32,6 +32,8 @@ from engine.daguai.result import (
     leave_result,
 )
 from engine.daguai.simulate import BOT_MODES, simulate
+
+_seat = seat_arg(6)  # a seat on the command line
 
 __all__ = ["play_json", "register"]
 
@@ -204,7 +206,7 @@ def _register_match(sub: Any) -> None:
     escape.set_defaults(handler=_escape)
 
     sim = sub.add_parser("simulate", help="bots play whole matches, checking every invariant")
-    sim.add_argument("--deals", type=_positive, default=100, metavar="N", help="deals (100)")
+    sim.add_argument("--deals", type=positive_arg, default=100, metavar="N", help="deals (100)")
     sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed (0)")
     sim.add_argument(
         "--bots",
@@ -227,26 +229,6 @@ def _register_match(sub: Any) -> None:
 def _add_base_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", type=int, default=1, metavar="N", help="base score 底分 (1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def _seat(text: str) -> int:
-    try:
-        seat = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-5)") from None
-    if not 0 <= seat <= 5:
-        raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-5)")
-    return seat
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
-    return value
 
 
 def _seats(text: str) -> list[int]:

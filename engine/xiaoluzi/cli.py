@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, format_cards
-from engine.cli import CommandError, emit
+from engine.cli import CommandError, emit, positive_arg, seat_arg
 from engine.cli import Refused as _Refused
 from engine.errors import EngineError, IllegalActionError
 from engine.xiaoluzi.actions import SEATS, Action, Rules
@@ -30,6 +30,8 @@ from engine.xiaoluzi.result import (
     leave_result,
 )
 from engine.xiaoluzi.simulate import BOT_MODES, simulate
+
+_seat = seat_arg(4)  # a seat on the command line
 
 __all__ = ["play_json", "register"]
 
@@ -49,26 +51,6 @@ def play_json(play: Play) -> dict[str, Any]:
 
 
 # -- argument types ----------------------------------------------------------------------------
-
-
-def _seat(text: str) -> int:
-    try:
-        seat = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-3)") from None
-    if seat not in SEATS:
-        raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-3)")
-    return seat
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
-    return value
 
 
 def _seats(text: str, what: str) -> list[int]:
@@ -138,9 +120,9 @@ def _json_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _ledger_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--base", type=_positive, default=1, metavar="X", help="base score (1)")
+    parser.add_argument("--base", type=positive_arg, default=1, metavar="X", help="base score (1)")
     parser.add_argument(
-        "--silver", type=_positive, default=1, metavar="Y", help="base silver 基础银两 (1)"
+        "--silver", type=positive_arg, default=1, metavar="Y", help="base silver 基础银两 (1)"
     )
 
 
@@ -198,7 +180,7 @@ def register(sub: Any) -> None:
     escape.set_defaults(handler=_escape)
 
     sim = sub.add_parser("simulate", help="bots play whole matches, checking every invariant")
-    sim.add_argument("--deals", type=_positive, default=100, metavar="N", help="deals (100)")
+    sim.add_argument("--deals", type=positive_arg, default=100, metavar="N", help="deals (100)")
     sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed (0)")
     sim.add_argument("--bots", choices=BOT_MODES, default="heuristic")
     sim.add_argument("--verify-records", action="store_true", help="replay every record too")
