@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from engine import registry
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
 
@@ -35,8 +36,8 @@ __all__ = [
     "seat_arg",
 ]
 
-#: The default game: the one whose verbs ``luzi`` offers without ``--game``.
-DEFAULT_GAME = "daguai"
+#: The default game (the registry's): the one whose verbs ``luzi`` offers without ``--game``.
+DEFAULT_GAME = registry.DEFAULT_GAME
 
 Handler = Callable[[argparse.Namespace], int]
 
