@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
+from engine.duplicate import DealtDeal
 from engine.errors import EngineError, register_messages
 from engine.game import END_REASONS, Bot, FigureSpec, OptionSpec, ReplayStep, Verdict, World
 from engine.record import as_json
@@ -359,7 +360,7 @@ class GameBase:
         those and the game's spares (deals dealt again do not count toward the length)."""
         return deals_per_match + self.duplicate_spares
 
-    def dealt_hands(self, match_seed: int, count: int) -> list[Any]:
+    def dealt_hands(self, match_seed: int, count: int) -> list[DealtDeal]:
         """The first ``count`` deals a match started from ``match_seed`` deals, as
         :class:`engine.duplicate.DealtDeal`: by default, a match is dealt and read deal by deal."""
         raise EngineError(f"duplicate dealing is not known for the game {self.key!r}")

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from engine.duplicate import DealtDeal
 from engine.errors import EngineError
 
 __all__ = [
@@ -539,7 +540,7 @@ class Game(Protocol):
         deals: those and the spares of deals dealt again (上海斗地主's 荒番: two)."""
         ...
 
-    def dealt_hands(self, match_seed: int, count: int) -> list[Any]:
+    def dealt_hands(self, match_seed: int, count: int) -> list[DealtDeal]:
         """The first ``count`` deals (:class:`engine.duplicate.DealtDeal`) a match started from
         ``match_seed`` deals, without playing them; raises :class:`~engine.errors.EngineError`
         for a game that deals no duplicate boards."""
