@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
+from engine.game import UnknownGameError
 from engine.registry import get_game
 from games.models import Deal, Match, Player, Table, TableSeat
 from tournaments import bracket as plan_
@@ -91,7 +92,10 @@ DECIDED_WALKOVER = "walkover"
 
 def plays_to_a(game: str) -> bool:
     """Whether the game's matches may be played "to A" (passing A ends the match): it says."""
-    return get_game(game).plays_to_a
+    try:
+        return get_game(game).plays_to_a
+    except UnknownGameError:
+        return False
 
 
 # --- Reading --------------------------------------------------------------------------------------
