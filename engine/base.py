@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
+from engine.cards import format_cards
 from engine.duplicate import DealtDeal
 from engine.errors import EngineError, register_messages
 from engine.game import END_REASONS, Bot, FigureSpec, OptionSpec, ReplayStep, Verdict, World
@@ -384,19 +385,21 @@ class GameBase:
 
     def replay_step(self, deal: Any, action: Any) -> ReplayStep:
         """One step of :meth:`replay_steps`: ``deal`` right after ``action`` (None: as dealt)."""
-        hands = tuple(self.hand_text(deal, s) for s in range(self.seat_count))
-        return ReplayStep(None if action is None else action.to_json(), deal.public_view(), hands)
+        json = None if action is None else action.to_json()
+        return ReplayStep(json, deal.public_view(), self.replay_hands(deal))
 
-    def hand_text(self, deal: Any, seat: int) -> str:
-        from engine.cards import format_cards
-
-        return format_cards(deal.hand(seat))
+    def replay_hands(self, deal: Any) -> tuple[str, ...]:
+        """Every seat's hand as card text, for a replay (every card face up)."""
+        return tuple([format_cards(deal.hand(s)) for s in range(self.seat_count)])
 
     def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
         steps: list[ReplayStep] = []
-        self.replay_deal_steps(
-            self._read(data), lambda deal, action: steps.append(self.replay_step(deal, action))
-        )
+        step, add = self.replay_step, steps.append
+
+        def seen(deal: Any, action: Any) -> None:
+            add(step(deal, action))
+
+        self.replay_deal_steps(self._read(data), seen)
         return tuple(steps)
 
     def replay_deal_steps(self, record: Any, seen: Callable[[Any, Any], None]) -> Any:

@@ -596,8 +596,8 @@ class ToyGame(GameBase):
         policy = ToyBot("heuristic", 0)  # the highest card, for the rollouts
         return DealWorld(world, policy, points_of=lambda d: tuple((d.result or {})["points"]))
 
-    def hand_text(self, deal: ToyDeal, seat: int) -> str:
-        return " ".join(deal.hands[seat])
+    def replay_hands(self, deal: ToyDeal) -> tuple[str, ...]:
+        return tuple(" ".join(hand) for hand in deal.hands)
 
     def replay_deal_steps(self, record: ToyRecord, seen: Any) -> ToyDeal:
         return engine_record.replay_steps(record, seen)  # type: ignore[no-any-return]

@@ -357,9 +357,9 @@ class DoudizhuGame(GameBase):
         return {k: h[k] for k in FirstDeal.__slots__ if k in h}
 
     def replay_step(self, deal: Deal, action: Action | None) -> ReplayStep:
-        step = super().replay_step(deal, action)
         extra = {"kitty": format_cards(deal.kitty)}  # public in a replay, taken or not
-        return dataclasses.replace(step, extra=extra)
+        json = None if action is None else action.to_json()
+        return ReplayStep(json, deal.public_view(), self.replay_hands(deal), extra)
 
     def replay_deal_steps(self, record: Record, seen: Any) -> Deal:
         return replay_steps(record, seen)
