@@ -1,14 +1,19 @@
-"""The ``luzi`` referee command line (also ``python -m engine``).
+"""The ``luzi`` referee command line (also ``python -m engine``): one command line over the
+registry, ``luzi VERB [--game KEY] ...``.
+
+Every game registers its verbs from its own package (``Game.add_cli_verbs``: the game's
+``cli.py`` adds subcommands with ``register(subparsers)``); ``games`` and ``arena`` are every
+game's. ``--game KEY`` chooses the game (default 大怪路子); ``luzi replay FILE`` without it reads
+the game from the record's headers.
 
 Exit status: 0 on success, 1 when the answer is "no" in a way the command reports (cards that
-make no play), 2 for malformed input (an unknown token, a bad level), always with one line on
-stderr and never a traceback. Each game module adds its subcommands through ``register``.
+make no play: a handler returns 1, or raises :class:`Refused`), 2 for malformed input (an unknown
+token, a bad level), always with one line on stderr and never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -16,23 +21,23 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from engine import registry
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
 
-__all__ = ["CommandError", "cards_arg", "emit", "main"]
+__all__ = [
+    "CommandError",
+    "Refused",
+    "build_parser",
+    "cards_arg",
+    "emit",
+    "main",
+    "positive_arg",
+    "seat_arg",
+]
 
-#: Modules that add subcommands: each has ``register(subparsers) -> None``.
-_COMMAND_MODULES: tuple[str, ...] = ("engine.daguai.cli_plays", "engine.daguai.cli_match")
-
-#: The default game; its subcommands are the ones registered above.
-DEFAULT_GAME = "daguai"
-
-#: Other games' command lines, by game key: each module has ``main(argv) -> int``, which takes the
-#: whole argument list (``--game KEY`` included) and follows the exit statuses above.
-_GAME_CLI_MODULES: dict[str, str] = {
-    "xiaoluzi": "engine.xiaoluzi.cli",
-    "shanghai_doudizhu": "engine.shanghai_doudizhu.cli",
-}
+#: The default game (the registry's): the one whose verbs ``luzi`` offers without ``--game``.
+DEFAULT_GAME = registry.DEFAULT_GAME
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -41,7 +46,23 @@ class CommandError(Exception):
     """Malformed input found by a handler: exit status 2 with this message."""
 
 
+class Refused(Exception):
+    """A "no" the command reports: exit status 1, the message printed (as ``{"error": ...}``
+    with ``--json``) and on stderr."""
+
+
+class _Exit(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
 class _Parser(argparse.ArgumentParser):
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _Exit(status)
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
 
@@ -62,6 +83,33 @@ def cards_arg(text: str, *, most: int | None = None, what: str = "cards") -> lis
     return cards
 
 
+def positive_arg(text: str) -> int:
+    """An argparse ``type``: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
+    return value
+
+
+def seat_arg(seat_count: int) -> Callable[[str], int]:
+    """An argparse ``type``: a seat ``0 .. seat_count - 1``."""
+
+    def seat(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-{high})") from None
+        if not 0 <= value <= high:
+            raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-{high})")
+        return value
+
+    high = seat_count - 1
+    return seat
+
+
 def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
     """Print ``data`` as one JSON object with ``--json``, else ``text``."""
     if getattr(args, "json", False):
@@ -70,12 +118,12 @@ def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
         print(text)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``luzi`` parser with every game's subcommands."""
-    parser = _Parser(
-        prog="luzi",
-        description="Luzi referee tools for 大怪路子: classify, compare and list plays.",
-    )
+def build_parser(game: str = DEFAULT_GAME) -> argparse.ArgumentParser:
+    """The ``luzi`` parser with the verbs every game shares and ``game``'s own."""
+    from engine.registry import get_game
+
+    chosen = get_game(game)
+    parser = _Parser(prog="luzi", description=chosen.cli_description)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     games = sub.add_parser("games", help="list the registered games, their seats and options")
     games.add_argument("--json", action="store_true", help="print one JSON object")
@@ -84,8 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "arena", help="two bot kinds play duplicated deals of any game (luzi arena --help)"
     )
-    for name in _COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    chosen.add_cli_verbs(sub)
     return parser
 
 
@@ -139,6 +186,8 @@ def _strip_game(argv: Sequence[str]) -> list[str]:
 
 def _record_game(argv: Sequence[str]) -> str | None:
     """For ``luzi replay FILE``: the game its record names in its headers, if it reads as one."""
+    from engine.registry import registered_keys
+
     if not argv or argv[0] != "replay":
         return None
     files = [a for a in argv[1:] if not a.startswith("-")]
@@ -155,7 +204,7 @@ def _record_game(argv: Sequence[str]) -> str | None:
         data = data[0]
     headers = data.get("headers") if isinstance(data, dict) else None
     game = headers.get("game") if isinstance(headers, dict) else None
-    return game if isinstance(game, str) and game in _GAME_CLI_MODULES else None
+    return game if isinstance(game, str) and game in registered_keys() else None
 
 
 def stdout_closed_by_reader() -> int:
@@ -171,7 +220,7 @@ def stdout_closed_by_reader() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script's entry point).
 
-    ``--game KEY`` chooses the game (default 大怪路子); other games have command lines of their own.
+    ``--game KEY`` chooses the game (default 大怪路子), whose verbs the command line offers.
     Output cut off by its reader ends the command quietly with status 1.
     """
     try:
@@ -183,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    from engine.registry import registered_keys
+
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["arena"]:  # every game's: ``--game`` chooses the game, not the command line
         from engine.arena import main as arena_main
@@ -190,29 +241,30 @@ def _main(argv: Sequence[str] | None) -> int:
         return arena_main(argv[1:])
     game = _game_of(argv)
     if game is None:
-        game = _record_game(argv)
-        if game is not None:
-            argv = [*argv, "--game", game]
-    if game is not None and game != DEFAULT_GAME:
-        module = _GAME_CLI_MODULES.get(game)
-        if module is None:
-            known = ", ".join([DEFAULT_GAME, *_GAME_CLI_MODULES])
-            print(f"luzi: error: unknown game {game!r} (known: {known})", file=sys.stderr)
-            return 2
-        try:
-            game_main: Callable[[Sequence[str]], int] = importlib.import_module(module).main
-        except ModuleNotFoundError:
-            print(f"luzi: error: the game {game!r} is not available in this build", file=sys.stderr)
-            return 2
-        return game_main(argv)
-    argv = _strip_game(argv)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+        game = _record_game(argv) or DEFAULT_GAME
+    if game not in registered_keys():
+        known = ", ".join(registered_keys())
+        print(f"luzi: error: unknown game {game!r} (known: {known})", file=sys.stderr)
+        return 2
+    try:
+        parser = build_parser(game)
+    except ModuleNotFoundError:
+        print(f"luzi: error: the game {game!r} is not available in this build", file=sys.stderr)
+        return 2
+    try:
+        args = parser.parse_args(_strip_game(argv))
+    except _Exit as stop:  # --help (0) or a usage error (2, its one line printed)
+        return stop.status
     handler: Handler = args.handler
     try:
         return handler(args)
+    except Refused as exc:
+        emit(args, {"error": str(exc)}, f"no: {exc}")
+        print(f"luzi {args.command}: {exc}", file=sys.stderr)
+        return 1
     except (EngineError, CommandError) as exc:
-        print(f"luzi {args.command}: error: {exc}", file=sys.stderr)
+        message = " ".join(str(exc).split())  # one line on stderr, whatever the message holds
+        print(f"luzi {args.command}: error: {message}", file=sys.stderr)
         return 2
 
 

@@ -15,21 +15,12 @@ True
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.daguai.deal import Deal as DaguaiDeal
-from engine.daguai.match import deal_seeds as daguai_deal_seeds
 from engine.errors import EngineError
-from engine.shanghai_doudizhu.deal import Deal as DoudizhuDeal
-from engine.shanghai_doudizhu.match import deal_seed as doudizhu_deal_seed
-from engine.xiaoluzi.deal import deal_hands as xiaoluzi_deal_hands
 
-__all__ = ["DUPLICATE_GAMES", "DealtDeal", "dealt_deals", "first_dealer"]
-
-#: The games whose dealing this module knows.
-DUPLICATE_GAMES = ("daguai", "xiaoluzi", "shanghai_doudizhu")
+__all__ = ["DealtDeal", "dealt_deals", "duplicate_games", "first_dealer"]
 
 
 @dataclass(frozen=True)
@@ -43,39 +34,53 @@ class DealtDeal:
     aside: tuple[Card, ...] = ()
 
 
+def duplicate_games() -> tuple[str, ...]:
+    """The registered games that deal duplicate boards (their ``dealt_hands`` answers)."""
+    from engine.registry import registered_games
+
+    return tuple(g.key for g in registered_games() if _deals_duplicate(g))
+
+
+def _deals_duplicate(game: object) -> bool:
+    from engine.base import GameBase
+
+    method = getattr(type(game), "dealt_hands", None)
+    return method is not None and method is not GameBase.dealt_hands
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    # DUPLICATE_GAMES: read from the registry when asked (games registered later count too)
+    if name == "DUPLICATE_GAMES":
+        return duplicate_games()
+    raise AttributeError(name)
+
+
 def dealt_deals(game: str, match_seed: int, count: int) -> list[DealtDeal]:
     """The first ``count`` deals a match of ``game`` started from ``match_seed`` deals.
 
     Raises EngineError for a game whose dealing is not known here, or a negative count.
     """
+    from engine.registry import get_game
+
     if count < 0:
         raise EngineError(f"count must not be negative, not {count}")
-    out: list[DealtDeal] = []
-    if game == "daguai":
-        _dealer, seeds = daguai_deal_seeds(match_seed, count)
-        for number, seed in enumerate(seeds, 1):
-            deal = DaguaiDeal(seed=seed)
-            out.append(DealtDeal(number, str(seed), tuple(tuple(h) for h in deal.initial_hands)))
-        return out
-    if game == "xiaoluzi":
-        rng = random.Random(match_seed)
-        for number in range(1, count + 1):
-            seed = rng.getrandbits(63)
-            hands = xiaoluzi_deal_hands(seed)
-            out.append(DealtDeal(number, str(seed), tuple(tuple(h) for h in hands)))
-        return out
-    if game == "shanghai_doudizhu":
-        for number in range(1, count + 1):
-            text = doudizhu_deal_seed(match_seed, number)
-            dz = DoudizhuDeal(seed=text)
-            out.append(DealtDeal(number, text, tuple(tuple(h) for h in dz.hands), tuple(dz.kitty)))
-        return out
-    raise EngineError(f"duplicate dealing is not known for the game {game!r}")
+    try:
+        found = get_game(game)
+    except EngineError:
+        raise EngineError(f"duplicate dealing is not known for the game {game!r}") from None
+    if not _deals_duplicate(found):
+        raise EngineError(f"duplicate dealing is not known for the game {game!r}")
+    deals: list[DealtDeal] = found.dealt_hands(match_seed, count)
+    return deals
 
 
 def first_dealer(game: str, match_seed: int) -> int | None:
     """The first deal's dealer a match seed gives (大怪路子); None where the seed does not pick a
     dealer before the deal (the others name the first bidder or declarer within the deal)."""
-    if game == "daguai":
-        return daguai_deal_seeds(match_seed, 0)[0]
-    return None
+    from engine.registry import get_game
+
+    try:
+        found = get_game(game)
+    except EngineError:
+        return None
+    return found.first_dealer(match_seed)

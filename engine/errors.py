@@ -20,10 +20,14 @@ from typing import Any, Self
 
 __all__ = [
     "MESSAGES",
+    "CannotEscapeError",
     "EngineError",
     "IllegalActionError",
+    "InvalidFinishError",
     "InvalidNotationError",
     "InvalidPlayError",
+    "RecordError",
+    "ReplayError",
     "message_codes",
     "register_messages",
 ]
@@ -114,6 +118,32 @@ class InvalidPlayError(EngineError):
 
 class IllegalActionError(EngineError):
     """An action that the rules do not allow in the current state."""
+
+
+class CannotEscapeError(IllegalActionError):
+    """A seat that cannot escape now: out already, a bystander, or the deal is over."""
+
+
+class InvalidFinishError(EngineError):
+    """A finishing order, a count of cards played or roles that no deal can have (a seat twice,
+    a deal not ended, seats after its end)."""
+
+
+class RecordError(EngineError):
+    """A record that cannot be read: bad JSON, a missing or malformed header, a bad action."""
+
+
+class ReplayError(IllegalActionError):
+    """A record whose actions break the rules or whose stored result is not what they give.
+
+    ``index`` is the 1-based number of the first bad action (``None`` when the actions are all
+    legal but the result differs), ``action`` that action.
+    """
+
+    def __init__(self, message: str, *, index: int | None = None, action: Any = None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.action = action
 
 
 register_messages(

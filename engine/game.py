@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from engine.duplicate import DealtDeal
 from engine.errors import EngineError
 from engine.sheets import SheetSpec
 
@@ -485,6 +486,16 @@ class Game(Protocol):
     #: (its fields, the printed columns, the words of each deal's result); ``None`` when the game
     #: has no score sheets (:mod:`engine.sheets`, ``docs/adding-a-game.md``)
     sheet_spec: SheetSpec | None
+    #: whether a match may be played "to A", until a side passes the top of its ladder, the
+    #: deals being a cap (大怪路子's 过A; a knockout stage offers it only for such a game)
+    plays_to_a: bool
+    #: search tuning (engine/search.py): the most ms the search bot thinks per decision whatever
+    #: its budget (``None``: the budget), and the evidence a candidate needs to replace the
+    #: heuristic's action, ``(margin in standard errors, worlds at least)``
+    search_ceiling_ms: float | None
+    search_evidence: tuple[float, int]
+    #: what ``luzi --help --game KEY`` says of the game's command line
+    cli_description: str
 
     def side_of(self, seat: int) -> str | None: ...
 
@@ -530,6 +541,21 @@ class Game(Protocol):
 
     def bot(self, kind: str, seed: int | str) -> Bot: ...
 
+    def duplicate_deals(self, deals_per_match: int) -> int:
+        """How many deals a duplicate board (复式) deals for a match of ``deals_per_match``
+        deals: those and the spares of deals dealt again (上海斗地主's 荒番: two)."""
+        ...
+
+    def dealt_hands(self, match_seed: int, count: int) -> list[DealtDeal]:
+        """The first ``count`` deals (:class:`engine.duplicate.DealtDeal`) a match started from
+        ``match_seed`` deals, without playing them; raises :class:`~engine.errors.EngineError`
+        for a game that deals no duplicate boards."""
+        ...
+
+    def first_dealer(self, match_seed: int) -> int | None:
+        """The first deal's dealer the match seed picks before the deal (大怪路子), else None."""
+        ...
+
     def sample_world(self, state: MatchState, seat: int, rng: random.Random) -> World:
         """The current deal of ``state`` as ``seat`` may imagine it: a :class:`World` whose
         hidden cards (the other hands, a kitty) are dealt from ``rng`` consistently with what
@@ -571,6 +597,11 @@ class Game(Protocol):
         not in words (the play it makes, the play to beat). The site sends its summary of the
         seat (``hand``, ``current``, ``seat``, ``awaiting``, ``legal``...) with the seat's view of
         the deal under ``deal``; the engine's own private view of the deal works as well."""
+        ...
+
+    def add_cli_verbs(self, subparsers: Any) -> None:
+        """Add the game's referee verbs to ``luzi`` (:mod:`engine.cli`): each an argparse
+        subcommand whose ``handler(args) -> int`` answers it (``luzi VERB --game KEY``)."""
         ...
 
     def to_json(self) -> dict[str, Any]:

@@ -24,8 +24,8 @@ DEFAULT_GAME = "daguai"
 #: Game key -> the module whose ``GAME`` is the game.
 _MODULES: dict[str, str] = {
     "daguai": "engine.daguai.game",
-    "xiaoluzi": "engine.adapters.xiaoluzi",
-    "shanghai_doudizhu": "engine.adapters.shanghai_doudizhu",
+    "xiaoluzi": "engine.xiaoluzi.game",
+    "shanghai_doudizhu": "engine.shanghai_doudizhu.game",
 }
 
 _loaded: dict[str, Game] = {}

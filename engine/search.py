@@ -44,7 +44,6 @@ from engine.errors import EngineError
 from engine.game import Game, GameAction, MatchState, World
 
 __all__ = [
-    "CEILING_MS",
     "DEFAULT_BUDGET_MS",
     "DealWorld",
     "SearchBot",
@@ -58,24 +57,10 @@ __all__ = [
 DEFAULT_BUDGET_MS = 250
 
 #: Another candidate replaces the heuristic's only with a mean gain of more than MARGIN standard
-#: errors over at least MIN_WORLDS worlds.
+#: errors over at least MIN_WORLDS worlds, unless the game asks for more evidence (its
+#: ``search_evidence``: 大怪路子's and 上海斗地主's deal points are coarse, docs/bots.md).
 MARGIN = 0.5
 MIN_WORLDS = 2
-
-#: Games whose deal points are coarse and rollouts slow ask for more evidence: (margin, worlds).
-#: 大怪路子: a deal's points take few values, so two worlds often differ by one lucky finish.
-#: 上海斗地主: a world's points swing with its bombs (each doubles the deal), so a mean of two
-#: worlds is mostly luck; on the same 83 arena deals at 50 ms the search went from +0.24 to +6.31
-#: points per deal against the heuristic with this rule (docs/bots.md).
-EVIDENCE: dict[str, tuple[float, int]] = {"daguai": (1.0, 4), "shanghai_doudizhu": (1.0, 4)}
-
-#: Games whose search measured weaker with more time think at most this long per decision (ms),
-#: whatever the budget asks. 上海斗地主: on the same 200 arena deals the search against the
-#: heuristic gained +2.55 points per deal at 250 ms (the 困难 budget), and +5.88 and +3.68 in two
-#: runs at 50 ms: 250 ms less their mean is −2.23 (95% −4.01 .. −0.45). More worlds let more
-#: candidates pass the evidence rule, while every world's rollouts see its hidden cards, a bias
-#: more worlds do not remove (docs/bots.md). The ceiling also answers the player five times sooner.
-CEILING_MS: dict[str, float] = {"shanghai_doudizhu": 50.0}
 
 #: A rollout that has not ended after this many actions is a bug in a policy, not a deal.
 _MAX_ROLLOUT_ACTIONS = 5000
@@ -194,7 +179,8 @@ class SearchBot:
     """Determinized Monte Carlo over the hidden cards (:mod:`engine.search`), as a
     :class:`engine.game.Bot` of any game that offers :meth:`~engine.game.Game.sample_world`.
 
-    ``budget_ms`` bounds the thinking per decision (at most the game's :data:`CEILING_MS`);
+    ``budget_ms`` bounds the thinking per decision (at most the game's ``search_ceiling_ms``:
+    上海斗地主's search measured weaker with more time, docs/bots.md);
     ``max_rollouts`` (optional) bounds the rollouts too, for reproducible decisions; ``clock``
     (seconds, monotonic) is read between rollouts only.
     """
@@ -212,10 +198,11 @@ class SearchBot:
             raise EngineError(f"a search bot's budget is a positive number of ms, not {budget_ms}")
         self.game = game
         self.rng = random.Random(seed)
-        self.budget_ms = min(budget_ms, CEILING_MS.get(game.key, budget_ms))
+        ceiling = game.search_ceiling_ms
+        self.budget_ms = budget_ms if ceiling is None else min(budget_ms, ceiling)
         self.max_rollouts = max_rollouts
         self.clock = clock
-        self.margin, self.min_worlds = EVIDENCE.get(game.key, (MARGIN, MIN_WORLDS))
+        self.margin, self.min_worlds = game.search_evidence
         self.stats = SearchStats()
 
     def act(self, state: MatchState, seat: int) -> GameAction:

@@ -21,37 +21,41 @@ also how a referee's score sheet enters a deal (or as ``tricks`` per seat).
 
 from __future__ import annotations
 
-import json
+import functools
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from engine.errors import EngineError, IllegalActionError
+from engine import record as engine_record
+from engine.base import GameBase, MatchStateBase
+from engine.errors import EngineError, IllegalActionError, RecordError, ReplayError
 from engine.game import (
     END_REASONS,
     DealInfo,
     FigureSpec,
     Game,
-    MatchState,
     OptionSpec,
-    ReplayStep,
     ScoredSheet,
     SheetDeal,
     SystemPlays,
     Verdict,
+    World,
 )
+from engine.record import RecordBase, apply_all, check_result
 from engine.sampling import deal_hidden
-from engine.search import DealWorld, SearchBot, clone_deal
+from engine.search import DealWorld, clone_deal
 from engine.sheets import SheetColumn, SheetField, SheetSpec, seat_name, words
 
 __all__ = ["GAME", "PACK", "ToyAction", "ToyDeal", "ToyGame", "ToyMatch", "ToyOptions"]
+
+# == the rules: what is 玩具牌's own ==============================================================
 
 SEATS = range(4)
 #: The 16 cards from lowest to highest: by rank, then suit (the order a timeout picks by).
 PACK: tuple[str, ...] = tuple(f"{rank}{suit}" for rank in "1234" for suit in "abcd")
 _ORDER = {card: i for i, card in enumerate(PACK)}
-_LABELS = {"event", "round", "table", "seats"}
+_LABELS = ("event", "round", "table", "seats")
 
 
 def _seat(value: Any, what: str = "seat") -> int:
@@ -153,10 +157,13 @@ class ToyAction:
 class ToyDeal:
     """One deal: the one mutable state of 玩具牌, changed only by :meth:`apply`."""
 
-    def __init__(self, *, number: int, seed: int, dealer: int, base: int) -> None:
+    def __init__(
+        self, *, number: int, seed: int, dealer: int, base: int, options: ToyOptions | None = None
+    ) -> None:
         pack = list(PACK)
         random.Random(seed).shuffle(pack)
         self.number, self.seed, self.dealer, self.base = number, seed, dealer, base
+        self.options = options or ToyOptions()
         self.hands = [sorted(pack[4 * s : 4 * s + 4], key=_ORDER.__getitem__) for s in SEATS]
         self.leader = dealer
         self.trick: list[ToyAction] = []
@@ -182,6 +189,9 @@ class ToyDeal:
         """Nobody goes out during the deal; at its end, one seat per trick won (sorted)."""
         played = self.result is not None and self.result["outcome"] == "tricks"
         return tuple(sorted(self.winners)) if played else ()
+
+    def awaiting(self) -> tuple[int, ...]:
+        return () if self.turn is None else (self.turn,)
 
     def legal_actions(self, seat: int) -> list[ToyAction]:
         """Every card of ``seat``'s hand when it is its turn, else nothing."""
@@ -246,144 +256,89 @@ def deal_seed(match_seed: int | str, number: int) -> int:
 
 
 class ToyMatch:
-    """A match of 玩具牌 in play, as :class:`engine.game.MatchState`."""
+    """The deals of a match one after the other, its points, tricks and end."""
 
     def __init__(
-        self,
-        *,
-        seed: int | str,
-        options: ToyOptions,
-        base: int = 1,
-        first_deal: Mapping[str, Any] | None = None,
+        self, *, seed: int | str, options: ToyOptions, base: int = 1, first: Any = None
     ) -> None:
         self.seed, self.options, self.base = seed, options, _int(base, "base", 1)
-        self.first: tuple[int, int] | None = None
-        if first_deal is not None:  # {seed, dealer}: deal 1 dealt as another deal was
-            if not isinstance(first_deal, Mapping) or set(first_deal) != {"seed", "dealer"}:
-                raise EngineError(f"a first deal is {{seed, dealer}}, not {first_deal!r}")
-            self.first = (
-                _int(first_deal["seed"], "seed", 0),
-                _seat(first_deal["dealer"], "dealer"),
-            )
+        self.first: tuple[int, int] | None = first  # deal 1 dealt as another deal was
         self.deals: list[ToyDeal] = []
-        self._results: list[dict[str, Any]] = []
-        self._points, self._tricks = [0, 0, 0, 0], [0, 0, 0, 0]
-        self.end_reason: str | None = None
-        self.left_seat: int | None = None
+        self.results: list[dict[str, Any]] = []
+        self.points, self.tricks = [0, 0, 0, 0], [0, 0, 0, 0]
+        self.end: str | None = None
+        self.left: int | None = None
 
     @property
     def over(self) -> bool:
-        return self.end_reason is not None
+        return self.end is not None
+
+    @property
+    def deal(self) -> ToyDeal | None:
+        return self.deals[-1] if self.deals and not self.deals[-1].over else None
 
     @property
     def winner(self) -> str | None:
         """The seat alone with most points once the match is over."""
-        firsts = [s for s in SEATS if self._points[s] == max(self._points)]
+        firsts = [s for s in SEATS if self.points[s] == max(self.points)]
         return str(firsts[0]) if self.over and len(firsts) == 1 else None
 
-    @property
-    def points(self) -> list[int]:
-        return list(self._points)
-
-    @property
-    def deals_started(self) -> int:
-        return len(self.deals)
-
-    @property
-    def in_deal(self) -> bool:
-        return bool(self.deals) and not self.deals[-1].over
-
-    def side_points(self) -> dict[str, int]:
-        return {}
-
     def figures(self) -> dict[str, dict[str, int]]:
-        return {"tricks": {str(s): t for s, t in enumerate(self._tricks)}}
+        return {"tricks": {str(s): t for s, t in enumerate(self.tricks)}}
 
-    def _deal(self, number: int) -> ToyDeal:
-        if not isinstance(number, int) or not 1 <= number <= len(self.deals):
-            raise EngineError(f"no deal {number!r}: {len(self.deals)} deals were dealt")
-        return self.deals[number - 1]
-
-    def start_deal(self) -> DealInfo:
-        if self.over or self.in_deal:
+    def start_deal(self) -> ToyDeal:
+        if self.over or self.deal is not None:
             raise IllegalActionError("the match is over" if self.over else "a deal is on")
         number = len(self.deals) + 1
         seed, dealer = deal_seed(self.seed, number), (number - 1) % 4
         if self.first is not None and number == 1:
             seed, dealer = self.first
-        self.deals.append(ToyDeal(number=number, seed=seed, dealer=dealer, base=self.base))
-        return self.deal_info(number)
+        deal = ToyDeal(
+            number=number, seed=seed, dealer=dealer, base=self.base, options=self.options
+        )
+        self.deals.append(deal)
+        return deal
 
-    def deal_info(self, number: int) -> DealInfo:
-        deal = self._deal(number)
-        result = deal.result
-        points = None if result is None else tuple(result["points"])
-        no_setup: dict[str, Any] = {}  # no tribute, no bidding: dealt, then played
-        return DealInfo(
-            number, deal.dealer, deal.seed, None, no_setup, no_setup, False, deal.finish,
-            len(deal.actions), deal.over, result, points,
-        )  # fmt: skip
-
-    def deal_actions(self, number: int) -> list[ToyAction]:
-        return list(self._deal(number).actions)
-
-    def awaiting(self) -> tuple[int, ...]:
-        turn = self.deals[-1].turn if self.deals else None
-        return () if turn is None else (turn,)
-
-    def legal_actions(self, seat: int) -> list[ToyAction]:
-        return self.deals[-1].legal_actions(seat) if self.in_deal else []
-
-    def system_action(self, seat: int) -> ToyAction:
-        if not self.in_deal:
-            raise EngineError(f"no deal is being played: no system action for seat {seat}")
-        return self.deals[-1].system_action(seat)
-
-    def apply(self, action: Any) -> None:
-        if not isinstance(action, ToyAction):
-            raise EngineError(f"not an action of 玩具牌: {action!r}")
-        if not self.in_deal:
+    def apply(self, action: ToyAction) -> None:
+        deal = self.deal
+        if deal is None:
             raise IllegalActionError(f"{action.to_json()}: no deal is being played")
-        deal = self.deals[-1]
         deal.apply(action)
         if deal.result is not None:
             self.settle(deal.number, deal.result, deal.tricks)
 
-    def apply_logged(self, action: Any) -> None:
-        self.apply(action)
-
     def settle(self, number: int, result: dict[str, Any], tricks: Sequence[int]) -> None:
         """Count the result of deal ``number`` (or of a leaving) and end the match if it ends."""
-        self._results.append(result)
-        self._points = [p + q for p, q in zip(self._points, result["points"], strict=True)]
-        self._tricks = [t + u for t, u in zip(self._tricks, tricks, strict=True)]
+        self.results.append(result)
+        self.points = [p + q for p, q in zip(self.points, result["points"], strict=True)]
+        self.tricks = [t + u for t, u in zip(self.tricks, tricks, strict=True)]
         if result["outcome"] != "tricks":
-            self.end_reason = result["outcome"]
+            self.end = result["outcome"]
         elif number >= self.options.deals_per_match:
-            self.end_reason = "deals_played"
+            self.end = "deals_played"
 
     def timeout(self, seat: int) -> ToyAction:
-        action = self.system_action(seat)
+        deal = self.deal
+        if deal is None:
+            raise EngineError(f"no deal is being played: no system action for seat {seat}")
+        action = deal.system_action(seat)
         self.apply(action)
         return action
 
     def escape(self, seat: int) -> dict[str, Any]:
-        if not self.in_deal:
+        if self.deal is None:
             raise IllegalActionError(f"seat {seat} cannot escape: no deal is being played")
         self.apply(ToyAction("escape", _seat(seat)))
-        return self._results[-1]
+        return self.results[-1]
 
     def leave(self, seat: int) -> dict[str, Any]:
         _seat(seat)
-        if self.over or self.in_deal:
+        if self.over or self.deal is not None:
             raise IllegalActionError(f"seat {seat} cannot leave: not between deals of a match")
         result = _gone_result("left", seat, self.base)
         self.settle(len(self.deals), result, (0, 0, 0, 0))
-        self.left_seat = seat
+        self.left = seat
         return result
-
-    def results(self) -> list[dict[str, Any]]:
-        return list(self._results)
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, **self.public_view(), "deal": None}
@@ -392,8 +347,8 @@ class ToyMatch:
         """The match (never its seed: it deals every hand) and its last deal's public view."""
         return {
             "game": "toy", "options": self.options.to_json(), "over": self.over,
-            "end": self.end_reason, "left": self.left_seat, "points": self.points,
-            "figures": self.figures(), "results": self.results(),
+            "end": self.end, "left": self.left, "points": list(self.points),
+            "figures": self.figures(), "results": list(self.results),
             "deal_number": len(self.deals) or None,
             "deal": self.deals[-1].public_view() if self.deals else None,
         }  # fmt: skip
@@ -404,31 +359,6 @@ class ToyMatch:
             view["deal"] = self.deals[-1].private_view(seat)
         return view
 
-    def deal_view(self, number: int, seat: int | None = None) -> dict[str, Any]:
-        deal = self._deal(number)
-        return deal.public_view() if seat is None else deal.private_view(seat)
-
-    def hand_size(self, number: int, seat: int) -> int:
-        return len(self._deal(number).hands[_seat(seat)])
-
-    def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
-        deal = self._deal(number)  # no limit: the system may play any number of turns
-        last = {a.seat: a.system for a in deal.actions}
-        return tuple(SystemPlays(0, 0, True, last.get(s, False)) for s in SEATS)
-
-    def deal_ordinal(self, number: int) -> int:
-        self._deal(number)
-        return number
-
-    def record(self, number: int, **labels: Any) -> dict[str, Any]:
-        deal = self._deal(number)
-        headers = {"game": "toy", "deal": number, "dealer": deal.dealer, "seed": deal.seed}
-        alone = self.first is not None and number == 1  # dealt as another deal: no match seed
-        headers |= {"match_seed": "" if alone else self.seed, "base": self.base}
-        headers |= {"options": self.options.to_json(), **labels}
-        actions = [a.to_json() for a in deal.actions]
-        return {"headers": headers, "actions": actions, "result": deal.result}
-
 
 class ToyBot:
     """``random`` plays any legal card, ``heuristic`` the highest; both seeded."""
@@ -436,53 +366,11 @@ class ToyBot:
     def __init__(self, kind: str, seed: int | str) -> None:
         self.kind, self.rng = kind, random.Random(seed)
 
-    def act(self, state: MatchState, seat: int) -> ToyAction:
-        legal = [a for a in state.legal_actions(seat) if isinstance(a, ToyAction)]
+    def act(self, deal: ToyDeal, seat: int) -> ToyAction:
+        legal = deal.legal_actions(seat)
         if not legal:
             raise IllegalActionError(f"seat {seat} has no play of 玩具牌 now")
         return legal[-1] if self.kind == "heuristic" else self.rng.choice(legal)
-
-
-class _ToyPolicy:
-    """The heuristic of 玩具牌 on a deal (the highest card), for a search bot's rollouts."""
-
-    def act(self, deal: ToyDeal, seat: int) -> ToyAction:
-        return deal.legal_actions(seat)[-1]
-
-
-def _read(data: Any) -> dict[str, Any]:
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except ValueError:
-            raise EngineError(f"a record is JSON: {data[:40]!r}") from None
-    if not isinstance(data, dict) or set(data) != {"headers", "actions", "result"}:
-        raise EngineError("a record is an object of headers, actions and result")
-    h = data["headers"]
-    if not isinstance(h, dict) or h.get("game") != "toy":
-        raise EngineError(f"not a record of 玩具牌: headers {h!r}")
-    unknown = set(h) - {"game", "deal", "dealer", "seed", "match_seed", "base", "options"}
-    if unknown - _LABELS:
-        raise EngineError(f"unknown headers {sorted(unknown - _LABELS)}")
-    _int(h.get("deal"), "header deal", 1), _seat(h.get("dealer"), "header dealer")
-    _int(h.get("seed"), "header seed", 0), _int(h.get("base"), "header base", 1)
-    if not isinstance(h.get("match_seed"), int | str):
-        raise EngineError(f"header match_seed: {h.get('match_seed')!r}")
-    ToyOptions.from_json(h.get("options"))
-    if not isinstance(data["actions"], list) or not isinstance(data["result"], dict | None):
-        raise EngineError("a record's actions are a list, its result an object or null")
-    actions = [ToyAction.from_json(a).to_json() for a in data["actions"]]
-    return {"headers": dict(h), "actions": actions, "result": data["result"]}
-
-
-def _replay_into(apply: Any, deal: ToyDeal, record: dict[str, Any], where: str) -> None:
-    for index, action in enumerate(record["actions"], 1):
-        try:
-            apply(ToyAction.from_json(action))
-        except EngineError as exc:
-            raise IllegalActionError(f"{where}action {index}: {exc}") from None
-    if deal.result != record["result"]:
-        raise IllegalActionError(f"{where}stored result {record['result']} != {deal.result}")
 
 
 def _sheet_tricks(item: dict[str, Any], where: str) -> tuple[int, ...]:
@@ -558,220 +446,250 @@ SHEET = SheetSpec(
 )
 
 
-class ToyGame:
+def score_toy_sheet(entry: Any, options: ToyOptions, base: int) -> ScoredSheet:
+    """Score a referee's sheet: per deal ``tricks`` (per seat) or ``finish`` (the winner of
+    each trick), or ``escape`` (a seat), or, last, ``leave`` (a seat, between deals)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("deals"), list):
+        raise EngineError(f"a score sheet is {{'first_dealer': S, 'deals': [...]}}: {entry!r}")
+    first = _seat(entry.get("first_dealer", 0), "first_dealer")
+    match = ToyMatch(seed=0, options=options, base=base)
+    deals: list[SheetDeal] = []
+    figures = [match.figures()]
+    for number, item in enumerate(entry["deals"], 1):
+        where = f"deal {number}: "
+        if not isinstance(item, dict) or set(item) - {"finish", "tricks", "escape", "leave"}:
+            raise EngineError(f"{where}an entry has finish or tricks, escape, leave: {item!r}")
+        if match.over:
+            raise EngineError(f"{where}the match was over ({match.end})")
+        escape, leave = item.get("escape"), item.get("leave")
+        played = bool(item.get("finish") or item.get("tricks"))
+        if leave is not None:
+            if escape is not None or played:
+                raise EngineError(f"{where}a seat leaving between deals plays no deal")
+            match.leave(_seat(leave, f"{where}leave"))
+            continue
+        if escape is not None:
+            if played:
+                raise EngineError(f"{where}an escaped deal counts no tricks")
+            result = _gone_result("escape", _seat(escape, f"{where}escape"), base)
+            tricks: tuple[int, ...] = (0, 0, 0, 0)
+        else:
+            tricks = _sheet_tricks(item, where)
+            result = _tricks_result(tricks, base)
+        match.settle(number, result, tricks)
+        figures.append(match.figures())
+        finish = tuple(s for s in SEATS for _ in range(tricks[s]))
+        dealer, points = (first + number - 1) % 4, tuple(result["points"])
+        deals.append(SheetDeal(number, dealer, None, result, finish, points, escape))
+    return ScoredSheet(
+        tuple(deals), tuple(match.points), tuple(figures), match.end, match.winner, match.left
+    )
+
+
+def explain(view: Mapping[str, Any], cards: str) -> Verdict:
+    """Whether ``cards`` is one card of the hand to play now. ``view``: the seat's private
+    view of the deal (``hand``, ``seat``, ``awaiting``) or the card room's (``my_turn``)."""
+    selected = cards.split()
+    if not selected:
+        return Verdict(False, "Select cards first.")
+    if len(selected) > 1:
+        return Verdict(False, "Play exactly one card.")
+    if selected[0] not in str(view.get("hand", "")).split():
+        return Verdict(False, "You do not hold %(cards)s.", {"cards": selected[0]})
+    if not view.get("my_turn", view.get("seat") in view.get("awaiting", [])):
+        return Verdict(False, "It is not your turn.")
+    card = selected[0]
+    return Verdict(True, "You play %(cards)s.", {"cards": card}, "play", "single", card)
+
+
+# == the glue: 玩具牌 behind engine.game, on engine.base and engine.record =========================
+
+
+@dataclass(frozen=True, slots=True)
+class ToyHeaders:
+    """What starts a deal of a record: its number, dealer, seed, the match's seed, base, options
+    (and the card room's labels)."""
+
+    deal: int
+    dealer: int
+    seed: int
+    match_seed: int | str
+    base: int
+    options: ToyOptions
+    labels: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        h = {"game": "toy", "deal": self.deal, "dealer": self.dealer, "seed": self.seed}
+        h |= {"match_seed": self.match_seed, "base": self.base}
+        return h | {"options": self.options.to_json(), **self.labels}
+
+    @classmethod
+    def from_json(cls, h: Any) -> ToyHeaders:
+        if not isinstance(h, dict) or h.get("game") != "toy":
+            raise RecordError(f"not a record of 玩具牌: headers {h!r}")
+        unknown = set(h) - {"game", "deal", "dealer", "seed", "match_seed", "base", "options"}
+        if unknown - set(_LABELS):
+            raise RecordError(f"unknown headers {sorted(unknown - set(_LABELS))}")
+        if not isinstance(h.get("match_seed"), int | str):
+            raise RecordError(f"header match_seed: {h.get('match_seed')!r}")
+        return cls(
+            _int(h.get("deal"), "header deal", 1), _seat(h.get("dealer"), "header dealer"),
+            _int(h.get("seed"), "header seed", 0), h["match_seed"],
+            _int(h.get("base"), "header base", 1), ToyOptions.from_json(h.get("options")),
+            {k: h[k] for k in _LABELS if k in h},
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ToyRecord(RecordBase):
+    headers_type: ClassVar[type[ToyHeaders]] = ToyHeaders
+    action_type: ClassVar[type[ToyAction]] = ToyAction
+
+    headers: ToyHeaders
+    actions: tuple[ToyAction, ...] = ()
+    result: dict[str, Any] | None = None
+
+    @classmethod
+    def from_json(cls, data: Any) -> ToyRecord:
+        if not isinstance(data, dict) or set(data) != {"headers", "actions", "result"}:
+            raise RecordError("a record is an object of headers, actions and result")
+        return super(ToyRecord, cls).from_json(data)
+
+    @classmethod
+    def from_deal(cls, deal: ToyDeal, *, number: int, match_seed: Any, **labels: Any) -> ToyRecord:
+        seed = "" if match_seed is None else match_seed  # dealt as another deal: no match seed
+        h = ToyHeaders(number, deal.dealer, deal.seed, seed, deal.base, deal.options, labels)
+        return cls(h, tuple(deal.actions), deal.result)
+
+    def new_deal(self) -> ToyDeal:
+        h = self.headers
+        return ToyDeal(number=h.deal, seed=h.seed, dealer=h.dealer, base=h.base, options=h.options)
+
+
+class ToyState(MatchStateBase[ToyMatch]):
+    """A match of 玩具牌 in play, as :class:`engine.game.MatchState`."""
+
+    game_name, action_type, record_type = "玩具牌", ToyAction, ToyRecord
+    end_names = {reason: reason for reason in END_REASONS}
+
+    @property
+    def base(self) -> int:
+        return self.match.base
+
+    @property
+    def options(self) -> ToyOptions:
+        return self.match.options
+
+    @property
+    def winner(self) -> str | None:
+        return self.match.winner
+
+    def figures(self) -> dict[str, dict[str, int]]:
+        return self.match.figures()
+
+    def start_deal(self) -> DealInfo:
+        return self.deal_info(self.match.start_deal().number)
+
+    def deal_info(self, number: int) -> DealInfo:
+        deal: ToyDeal = self._deal(number)
+        result = deal.result
+        points = None if result is None else tuple(result["points"])
+        no_setup: dict[str, Any] = {}  # no tribute, no bidding: dealt, then played
+        return DealInfo(
+            number, deal.dealer, deal.seed, None, no_setup, no_setup, False, deal.finish,
+            len(deal.actions), deal.over, result, points,
+        )  # fmt: skip
+
+    def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
+        deal = self._deal(number)  # no limit: the system may play any number of turns
+        last = {a.seat: a.system for a in deal.actions}
+        return tuple(SystemPlays(0, 0, True, last.get(s, False)) for s in SEATS)
+
+
+class ToyGame(GameBase):
     """玩具牌 as :class:`engine.game.Game`."""
 
-    key: str = "toy"
-    name_zh: str = "玩具牌"
-    name_en: str = "Toy"
-    seat_count: int = 4
-    fixed_sides: bool = False
-    sides: tuple[str, ...] = ()
-    bot_kinds: tuple[str, ...] = ("heuristic", "search", "random")
-    end_reasons: tuple[str, ...] = END_REASONS
-    figure_specs: tuple[FigureSpec, ...] = (
-        FigureSpec("tricks", "墩数", "tricks", "seat", minimum=0, maximum=10**6, start=0),
-    )
-    score_sheets: bool = True
-    sheet_spec: SheetSpec | None = SHEET
-
-    def side_of(self, seat: int) -> str | None:
-        _seat(seat)
-        return None
-
-    def side_seats(self, side: str) -> tuple[int, ...]:
-        raise EngineError(f"玩具牌 has no sides (not {side!r}): every seat for itself")
+    key, name_zh, name_en, seat_count = "toy", "玩具牌", "Toy", 4
+    figure_specs = (FigureSpec("tricks", "墩数", "tricks", "seat", 0, 10**6, 0),)
+    no_sides_why = "no sides: every seat for itself"
+    state_type, action_type, record_type, options_type = ToyState, ToyAction, ToyRecord, ToyOptions
+    bot_types = {k: functools.partial(ToyBot, k) for k in ("heuristic", "random")}
+    sheet_spec = SHEET
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return (OptionSpec("deals_per_match", "int", 2, "每场副数", "deals per match", 1),)
 
-    def default_options(self) -> ToyOptions:
-        return ToyOptions()
-
-    def options_from_json(self, data: Any) -> ToyOptions:
-        return ToyOptions.from_json(data)
-
     def new_match(
-        self,
-        *,
-        seed: int | str,
-        options: Any,
-        base: int = 1,
-        first_deal: Mapping[str, Any] | None = None,
-    ) -> ToyMatch:
-        if not isinstance(options, ToyOptions):
-            raise EngineError(f"not the options of 玩具牌: {options!r}")
-        return ToyMatch(seed=seed, options=options, base=base, first_deal=first_deal)
+        self, *, seed: int | str, options: Any, base: int = 1, first_deal: Any = None
+    ) -> ToyState:
+        first = None
+        if first_deal is not None:  # {seed, dealer}: deal 1 dealt as another deal was
+            if not isinstance(first_deal, Mapping) or set(first_deal) != {"seed", "dealer"}:
+                raise EngineError(f"a first deal is {{seed, dealer}}, not {first_deal!r}")
+            first = (_int(first_deal["seed"], "seed", 0), _seat(first_deal["dealer"], "dealer"))
+        match = ToyMatch(seed=seed, options=self._options(options), base=base, first=first)
+        return ToyState(match, first)
 
     def deal_setup(self, data: Any) -> dict[str, Any]:
-        self.replay_record(data)  # only a deal that replays is dealt again
-        h = _read(data)["headers"]
-        return {"seed": h["seed"], "dealer": h["dealer"]}
-
-    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
-        record = _read(data)
-        h = record["headers"]
-        deal = ToyDeal(number=h["deal"], seed=h["seed"], dealer=h["dealer"], base=h["base"])
-        steps = [ReplayStep(None, deal.public_view(), tuple(" ".join(x) for x in deal.hands))]
-
-        def apply(action: ToyAction) -> None:
-            deal.apply(action)
-            hands = tuple(" ".join(x) for x in deal.hands)
-            steps.append(ReplayStep(action.to_json(), deal.public_view(), hands))
-
-        _replay_into(apply, deal, record, "")
-        return tuple(steps)
-
-    def action_from_json(self, data: Any) -> ToyAction:
-        return ToyAction.from_json(data)
+        deal = self.replay_deal(self._read(data))  # only a deal that replays is dealt again
+        return {"seed": deal.seed, "dealer": deal.dealer}
 
     def seat_action(self, seat: int, kind: str, cards: str = "") -> ToyAction:
         if kind != "play":
             raise EngineError(f"Unknown action {kind!r}: use play.")
         return ToyAction("play", _seat(seat), _card(cards))
 
-    def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
-        return False  # one seat plays at a time
-
-    def bot(self, kind: str, seed: int | str) -> ToyBot | SearchBot:
-        if kind == "search":
-            return SearchBot(self, seed=seed)
-        if kind not in self.bot_kinds:
-            raise EngineError(f"unknown bot kind {kind!r} (use heuristic, search or random)")
-        return ToyBot(kind, seed)
-
-    def sample_world(self, state: Any, seat: int, rng: random.Random) -> DealWorld[ToyDeal]:
+    def deal_world(self, deal: ToyDeal, seat: int, rng: random.Random) -> World:
         """The deal in play with the other hands dealt anew from the cards ``seat`` has not
         seen (the pack less its hand and the cards played), by the public counts."""
-        if not isinstance(state, ToyMatch) or not state.in_deal:
-            raise EngineError("no deal of 玩具牌 is being played")
-        deal = state.deals[-1]
         played = {a.cards for a in deal.actions if a.kind == "play"}
-        pool = [c for c in PACK if c not in played and c not in deal.hands[_seat(seat)]]
-        counts = {s: len(deal.hands[s]) for s in SEATS if s != seat}
-        dealt = deal_hidden(pool, counts, rng)
-        hands = [
-            list(deal.hands[s]) if s == seat else sorted(dealt[s], key=_ORDER.__getitem__)
-            for s in SEATS
-        ]
-        return DealWorld(
-            clone_deal(deal, hands=hands),
-            _ToyPolicy(),
-            points_of=lambda d: tuple((d.result or {})["points"]),
-        )
+        pool = [c for c in PACK if c not in played and c not in deal.hands[seat]]
+        dealt = deal_hidden(pool, {s: len(deal.hands[s]) for s in SEATS if s != seat}, rng)
+        hands = [deal.hands[s] if s == seat else sorted(dealt[s], key=PACK.index) for s in SEATS]
+        world = clone_deal(deal, hands=[list(h) for h in hands])
+        policy = ToyBot("heuristic", 0)  # the highest card, for the rollouts
+        return DealWorld(world, policy, points_of=lambda d: tuple((d.result or {})["points"]))
 
-    def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
-        """Score a referee's sheet: per deal ``tricks`` (per seat) or ``finish`` (the winner of
-        each trick), or ``escape`` (a seat), or, last, ``leave`` (a seat, between deals)."""
-        if not isinstance(entry, dict) or not isinstance(entry.get("deals"), list):
-            raise EngineError(f"a score sheet is {{'first_dealer': S, 'deals': [...]}}: {entry!r}")
-        first = _seat(entry.get("first_dealer", 0), "first_dealer")
-        match = self.new_match(seed=0, options=options, base=base)
-        deals: list[SheetDeal] = []
-        figures = [match.figures()]
-        for number, item in enumerate(entry["deals"], 1):
-            where = f"deal {number}: "
-            if not isinstance(item, dict) or set(item) - {"finish", "tricks", "escape", "leave"}:
-                raise EngineError(f"{where}an entry has finish or tricks, escape, leave: {item!r}")
-            if match.over:
-                raise EngineError(f"{where}the match was over ({match.end_reason})")
-            escape, leave = item.get("escape"), item.get("leave")
-            played = bool(item.get("finish") or item.get("tricks"))
-            if leave is not None:
-                if escape is not None or played:
-                    raise EngineError(f"{where}a seat leaving between deals plays no deal")
-                match.leave(_seat(leave, f"{where}leave"))
-                continue
-            if escape is not None:
-                if played:
-                    raise EngineError(f"{where}an escaped deal counts no tricks")
-                result = _gone_result("escape", _seat(escape, f"{where}escape"), base)
-                tricks: tuple[int, ...] = (0, 0, 0, 0)
-            else:
-                tricks = _sheet_tricks(item, where)
-                result = _tricks_result(tricks, base)
-            match.settle(number, result, tricks)
-            figures.append(match.figures())
-            finish = tuple(s for s in SEATS for _ in range(tricks[s]))
-            dealer, points = (first + number - 1) % 4, tuple(result["points"])
-            deals.append(SheetDeal(number, dealer, None, result, finish, points, escape))
-        return ScoredSheet(
-            deals=tuple(deals),
-            points=tuple(match.points),
-            figures=tuple(figures),
-            end_reason=match.end_reason,
-            winner=match.winner,
-            left=match.left_seat,
-        )
+    def replay_hands(self, deal: ToyDeal) -> tuple[str, ...]:
+        return tuple(" ".join(hand) for hand in deal.hands)
 
-    def read_record(self, data: Any) -> dict[str, Any]:
-        return _read(data)
+    def replay_deal_steps(self, record: ToyRecord, seen: Any) -> ToyDeal:
+        return engine_record.replay_steps(record, seen)  # type: ignore[no-any-return]
 
-    def replay_record(self, data: Any) -> dict[str, Any]:
-        record = _read(data)
-        h = record["headers"]
-        deal = ToyDeal(number=h["deal"], seed=h["seed"], dealer=h["dealer"], base=h["base"])
-        _replay_into(deal.apply, deal, record, "")
-        tricks = {"tricks": {str(s): t for s, t in enumerate(deal.tricks)}}
-        return {
-            "finish": list(deal.finish),
-            "over": deal.over,
-            "actions": [a.to_json() for a in deal.actions],
-            "result": deal.result,
-            "points": None if deal.result is None else list(deal.result["points"]),
-            "figures": None if deal.result is None else tricks,
-        }
+    def replay_deal(self, record: ToyRecord) -> ToyDeal:
+        return engine_record.replay(record)  # type: ignore[no-any-return]
 
-    def replay_match(self, records: Sequence[Any], *, left: int | None = None) -> ToyMatch:
-        parsed = [_read(r) for r in records]
-        if not parsed:
-            raise EngineError("a match needs at least one deal record")
-        first = parsed[0]["headers"]
-        options = ToyOptions.from_json(first["options"])
-        match = ToyMatch(seed=first["match_seed"], options=options, base=first["base"])
-        for number, record in enumerate(parsed, 1):
-            h, where = record["headers"], f"deal {number}: "
+    def replay_figures(self, deal: ToyDeal) -> dict[str, dict[str, int]]:
+        return {"tricks": {str(s): t for s, t in enumerate(deal.tricks)}}
+
+    def replay_records(self, records: list[ToyRecord], *, left: int | None) -> ToyMatch:
+        if not records:
+            raise RecordError("a match needs at least one deal record")
+        first = records[0].headers
+        match = ToyMatch(seed=first.match_seed, options=first.options, base=first.base)
+        for number, record in enumerate(records, 1):
+            h, where = record.headers, f"deal {number}: "
             for name in ("match_seed", "base", "options"):
-                if h[name] != first[name]:
-                    raise IllegalActionError(f"{where}header {name} is not deal 1's")
+                if getattr(h, name) != getattr(first, name):
+                    raise ReplayError(f"{where}header {name} is not deal 1's")
             if match.over:
-                raise IllegalActionError(f"{where}the match was over ({match.end_reason})")
-            info = match.start_deal()
-            if (h["deal"], h["dealer"], h["seed"]) != (number, info.dealer, info.seed):
-                raise IllegalActionError(f"{where}not the deal the match deals next")
-            _replay_into(match.apply, match.deals[-1], record, where)
+                raise ReplayError(f"{where}the match was over ({match.end})")
+            deal = match.start_deal()
+            if (h.deal, h.dealer, h.seed) != (number, deal.dealer, deal.seed):
+                raise ReplayError(f"{where}not the deal the match deals next")
+            apply_all(record.actions, match.apply, where)
+            check_result(deal, record.result, where)
         if left is not None:
             match.leave(left)
         return match
 
+    def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
+        return score_toy_sheet(entry, self._options(options), base)
+
     def explain_selection(
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
     ) -> Verdict:
-        """Whether ``cards`` is one card of the hand to play now. ``view``: the seat's private
-        view of the deal (``hand``, ``seat``, ``awaiting``) or the card room's (``my_turn``)."""
-        selected = cards.split()
-        if not selected:
-            return Verdict(False, ("Select cards first."))
-        if len(selected) > 1:
-            return Verdict(False, ("Play exactly one card."))
-        if selected[0] not in str(view.get("hand", "")).split():
-            return Verdict(False, ("You do not hold %(cards)s."), {"cards": selected[0]})
-        mine = view.get("my_turn", view.get("seat") in view.get("awaiting", []))
-        if not mine:
-            return Verdict(False, ("It is not your turn."))
-        card = selected[0]
-        return Verdict(True, ("You play %(cards)s."), {"cards": card}, "play", "single", card)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key, "name_zh": self.name_zh, "name_en": self.name_en,
-            "seats": self.seat_count, "fixed_sides": self.fixed_sides, "sides": {},
-            "options": [o.to_json() for o in self.option_specs()],
-            "defaults": self.default_options().to_json(),
-            "figures": [f.to_json() for f in self.figure_specs],
-            "end_reasons": list(self.end_reasons), "bots": list(self.bot_kinds),
-            "score_sheets": self.score_sheets,
-        }  # fmt: skip
+        return explain(view, cards)
 
 
 GAME: Game = ToyGame()

@@ -451,7 +451,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
                 for m in unstarted
                 if not m.result
             ],
-            "to_a_allowed": event.game in knockout.TO_A_GAMES,
+            "to_a_allowed": knockout.plays_to_a(event.game),
             "is_organizer": True,
         },
     )

@@ -29,7 +29,7 @@ from typing import Any
 from django.db.models import Max
 
 from engine.cards import Card, Rank, Suit
-from engine.duplicate import DUPLICATE_GAMES, DealtDeal, dealt_deals, first_dealer
+from engine.duplicate import DealtDeal, dealt_deals, duplicate_games, first_dealer
 from engine.registry import get_game
 from games.models import Deal, FigureStep, Match, Table, TableSeat
 from tournaments.duplicate_scores import DealScore, bye_score, deal_scores
@@ -506,11 +506,6 @@ class SheetDeal:
     spare: bool = False
 
 
-#: Deals printed beyond the match's, for games that deal again when a deal is not played:
-#: 上海斗地主 deals anew after a deal in which everyone passes (the next deal's number).
-SPARE_DEALS = {"shanghai_doudizhu": 2}
-
-
 RANK_LABELS = {Rank.SMALL_JOKER: "小怪", Rank.BIG_JOKER: "大怪"}
 
 
@@ -540,7 +535,8 @@ def round_deal_sheets(round: Round) -> list[SheetDeal]:
     seed = round_deal_seed(round)
     assert seed is not None
     game = get_game(event.game)
-    count = event.deals_per_match + SPARE_DEALS.get(event.game, 0)
+    # and the spares of a game that deals again when a deal is not played (the game says)
+    count = game.duplicate_deals(event.deals_per_match)
     deals: list[DealtDeal] = dealt_deals(event.game, seed, count)
     dealer = first_dealer(event.game, seed)
     return [
@@ -560,7 +556,7 @@ def offline_deals_mark(pairing: Pairing, match: Match) -> None:
     was (deal k of the sheet is deal k of the deal sheets, dealt from the round's seed)."""
     round = Round.objects.select_related("event").get(pk=pairing.round_id)
     seed = round_deal_seed(round)
-    if seed is None or round.event.game not in DUPLICATE_GAMES:
+    if seed is None or round.event.game not in duplicate_games():
         return
     numbers = list(match.deals.values_list("number", flat=True))
     if not numbers:

@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
+from engine.game import UnknownGameError
 from engine.registry import get_game
 from games.models import Deal, Match, Player, Table, TableSeat
 from tournaments import bracket as plan_
@@ -88,8 +89,13 @@ DECIDED_LAST_FINISH = "last_deal_finish"
 DECIDED_SEED = "seed"
 DECIDED_WALKOVER = "walkover"
 
-#: the game whose matches may be played "to A" (passing A ends the match)
-TO_A_GAMES = ("daguai",)
+
+def plays_to_a(game: str) -> bool:
+    """Whether the game's matches may be played "to A" (passing A ends the match): it says."""
+    try:
+        return get_game(game).plays_to_a
+    except UnknownGameError:
+        return False
 
 
 # --- Reading --------------------------------------------------------------------------------------
@@ -202,7 +208,7 @@ def knockout_break(
     if places_played not in (2, 4, 8, 16):
         raise ApplicationError(_("Places played for: 2, 4, 8 or 16."))
     places_played = min(places_played, size)
-    if to_a and event.game not in TO_A_GAMES:
+    if to_a and not plays_to_a(event.game):
         raise ApplicationError(_("Only 大怪路子's matches can be played to A."))
     deals = _length(deals_per_match, event.deals_per_match, _("Deals per knockout match"))
     final = _length(final_deals, deals, _("Deals in the final"))
@@ -363,7 +369,7 @@ def knockout_match_length_set(
     services.event_organizer_require(event=event, user=user)
     if Match.objects.filter(table__pairing=match.pairing_id).exists():
         raise ConflictError(_("This match has begun: its length is fixed."))
-    if to_a and event.game not in TO_A_GAMES:
+    if to_a and not plays_to_a(event.game):
         raise ApplicationError(_("Only 大怪路子's matches can be played to A."))
     match.deals = _length(deals, match.deals, _("Deals"))
     match.to_a = bool(to_a)

@@ -13,7 +13,7 @@ from django.db.models import F, Q
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from engine.duplicate import DUPLICATE_GAMES
+from engine.duplicate import duplicate_games
 from engine.registry import get_game, registered_games, registered_keys
 from games.models import MAX_SEATS, Match, Player, Table, TableMode
 
@@ -378,7 +378,7 @@ class Event(models.Model):
         empty scoring (a form that does not show the field) is the datum."""
         if not self.duplicate_scoring:
             self.duplicate_scoring = DuplicateScoring.DATUM
-        if self.duplicate and self.game not in DUPLICATE_GAMES:
+        if self.duplicate and self.game not in duplicate_games():
             raise ValidationError({"duplicate": _("This game cannot be played duplicate.")})
         if not self.pk:
             return

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
-from engine.duplicate import DUPLICATE_GAMES
+from engine.duplicate import duplicate_games
 from engine.errors import EngineError
 from engine.registry import get_game
 from games import services as games_services
@@ -260,7 +260,7 @@ def event_simulate(
         )
     if rounds < 1 or deals < 1:
         raise ApplicationError(_("A simulation needs at least 1 round and 1 deal per match."))
-    if duplicate and game not in DUPLICATE_GAMES:
+    if duplicate and game not in duplicate_games():
         raise ApplicationError(_("This game cannot be played duplicate."))
     started = time.monotonic()
     event = _simulation_event(

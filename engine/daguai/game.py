@@ -21,11 +21,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.base import GameBase, MatchStateBase
 from engine.cards import Card, Rank, format_cards, parse_cards
 from engine.daguai.actions import DEFAULT_RULES, RULES_VERSION, Action, ActionKind, Rules
 from engine.daguai.bots import HeuristicBot, RandomBot
 from engine.daguai.deal import Deal, Phase
-from engine.daguai.match import Match, MatchEnd
+from engine.daguai.match import Match, MatchEnd, deal_seeds
 from engine.daguai.messages import TEXTS
 from engine.daguai.offline import OfflineEntry, score_match
 from engine.daguai.plays import Play, classify, parse_level
@@ -34,10 +35,10 @@ from engine.daguai.result import SEATS, DealResult, EscapeResult, Levels, Team
 from engine.daguai.search import sample_world
 from engine.daguai.sheet import SHEET_SPEC
 from engine.daguai.table_ui import table_ui
+from engine.duplicate import DealtDeal
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
-    Bot,
     DealInfo,
     FigureSpec,
     Game,
@@ -51,7 +52,6 @@ from engine.game import (
     Verdict,
     World,
 )
-from engine.search import SearchBot
 
 __all__ = ["GAME", "DaguaiGame", "DaguaiMatchState", "explain_selection", "level_label"]
 
@@ -156,21 +156,22 @@ class FirstDeal:
         return cls(seed, dealer, Levels.from_json(data["levels"]), parsed)
 
 
-class DaguaiMatchState:
+class DaguaiMatchState(MatchStateBase[Match]):
     """A match of 大怪路子 in play, as :class:`engine.game.MatchState`."""
 
+    game_name = "大怪路子"
+    action_type = Action
+    record_type = Record
+    end_names = _END_REASONS
+    no_deal_code = "daguai.no_deal_number"
+
     def __init__(self, match: Match, first: FirstDeal | None = None) -> None:
-        self.match = match
-        self.first = first
+        super().__init__(match, first)
         if first is not None and not match.deals:
             # the first deal is played at the other deal's levels, from its dealer
             match.levels = first.levels
             match.ladder = [first.levels]
             match._next_dealer = first.dealer
-
-    @property
-    def seed(self) -> int | str:
-        return self.match.seed
 
     @property
     def base(self) -> int:
@@ -181,61 +182,19 @@ class DaguaiMatchState:
         return self.match.rules
 
     @property
-    def over(self) -> bool:
-        return self.match.over
-
-    @property
-    def end_reason(self) -> str | None:
-        end = self.match.end
-        return None if end is None else _END_REASONS[end]
-
-    @property
     def winner(self) -> str | None:
         return _winner(self.match.points, self.match.winner, over=self.match.over)
 
     @property
-    def points(self) -> list[int]:
-        return list(self.match.points)
-
-    @property
-    def deals_started(self) -> int:
-        return len(self.match.deals)
-
-    @property
-    def in_deal(self) -> bool:
-        return self.match.deal is not None
-
-    @property
-    def left_seat(self) -> int | None:
-        left = self.match.left
-        return None if left is None else left.seat
-
-    # -- the game's own (not the interface): for 大怪路子's bots and tests ------------------------
-
-    @property
-    def deal(self) -> Deal | None:
-        """The engine's deal being played (``None`` between deals)."""
-        return self.match.deal
-
-    @property
     def deals(self) -> list[Deal]:
-        """The engine's deals of the match so far."""
+        """The engine's deals of the match so far (the game's own, for its bots and tests)."""
         return self.match.deals
-
-    # -- the interface -------------------------------------------------------------------------
 
     def side_points(self) -> dict[str, int]:
         return {t.value: p for t, p in self.match.team_points().items()}
 
     def figures(self) -> dict[str, dict[str, int]]:
         return _levels_figures(self.match.levels)
-
-    def _deal(self, number: int) -> Deal:
-        if not 1 <= number <= len(self.match.deals):
-            raise EngineError.of(
-                "daguai.no_deal_number", number=number, dealt=len(self.match.deals)
-            )
-        return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
         first = self.first if not self.match.deals else None
@@ -248,90 +207,10 @@ class DaguaiMatchState:
     def deal_info(self, number: int) -> DealInfo:
         return _deal_info(number, self._deal(number))
 
-    def deal_actions(self, number: int) -> list[Action]:
-        return list(self._deal(number).actions)
-
-    def awaiting(self) -> tuple[int, ...]:
-        deal = self.match.deal
-        return () if deal is None else deal.awaiting()
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        return self.match.legal_actions(seat)
-
-    def system_action(self, seat: int) -> Action:
-        deal = self.match.deal
-        if deal is None:
-            raise EngineError(f"no deal is being played: no system action for seat {seat}")
-        return deal.system_action(seat)
-
-    def apply(self, action: Any) -> None:
-        if not isinstance(action, Action):
-            raise EngineError(f"not an action of 大怪路子: {action!r}")
-        self.match.apply(action)
-
-    def apply_logged(self, action: Any) -> None:
-        self.apply(action)  # every log of the game holds what its rules' one version logs
-
-    def timeout(self, seat: int) -> Action:
-        return self.match.timeout(seat)
-
-    def escape(self, seat: int) -> dict[str, Any]:
-        return self.match.escape(seat).to_json()
-
-    def leave(self, seat: int) -> dict[str, Any]:
-        return self.match.leave(seat).to_json()
-
-    def results(self) -> list[dict[str, Any]]:
-        return [r.to_json() for r in self.match.results]
-
-    def public_view(self) -> dict[str, Any]:
-        return self.match.public_view()
-
-    def private_view(self, seat: int) -> dict[str, Any]:
-        return self.match.private_view(seat)
-
-    def deal_view(self, number: int, seat: int | None = None) -> dict[str, Any]:
-        deal = self._deal(number)
-        return deal.public_view() if seat is None else deal.private_view(seat)
-
-    def hand_size(self, number: int, seat: int) -> int:
-        return len(self._deal(number).hands[seat])
-
     def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
         deal = self._deal(number)  # consecutive system plays, carried from deal to deal
         limit = self.match.rules.system_play_limit
         return tuple(SystemPlays(n, limit, True, n > 0) for n in deal.streaks)
-
-    def deal_ordinal(self, number: int) -> int:
-        self._deal(number)
-        return number
-
-    def record(self, number: int, **labels: Any) -> dict[str, Any]:
-        deal = self._deal(number)
-        # a first deal dealt as another deal was stands alone: no match seed deals it
-        match_seed = None if self.first is not None and number == 1 else self.match.seed
-        return Record.from_deal(deal, number=number, match_seed=match_seed, **labels).to_json()
-
-    def to_json(self) -> dict[str, Any]:
-        return self.match.to_json()
-
-    def __repr__(self) -> str:
-        return f"<DaguaiMatchState {self.match!r}>"
-
-
-class _Bot:
-    """A bot of 大怪路子 as :class:`engine.game.Bot`: acts in the match's current deal."""
-
-    def __init__(self, bot: HeuristicBot | RandomBot) -> None:
-        self.bot = bot
-
-    def act(self, state: Any, seat: int) -> Action:
-        if not isinstance(state, DaguaiMatchState):
-            raise EngineError(f"a bot of 大怪路子 plays only 大怪路子, not {state!r}")
-        deal = state.match.deal
-        if deal is None:
-            raise EngineError("no deal is being played")
-        return self.bot.act(deal, seat)
 
 
 def _seat_list(value: Any, what: str) -> tuple[int, ...]:
@@ -375,21 +254,15 @@ def _sheet_entries(deals: Any) -> list[OfflineEntry]:
     return entries
 
 
-def _record(data: Any) -> Record:
-    return Record.loads(data) if isinstance(data, str) else Record.from_json(data)
-
-
-class DaguaiGame:
+class DaguaiGame(GameBase):
     """大怪路子 as :class:`engine.game.Game`."""
 
-    key: str = "daguai"
-    name_zh: str = "大怪路子"
-    name_en: str = "Da Guai Lu Zi"
-    seat_count: int = 6
-    fixed_sides: bool = True
+    key = "daguai"
+    name_zh = "大怪路子"
+    name_en = "Da Guai Lu Zi"
+    seat_count = 6
+    fixed_sides = True
     sides: tuple[str, ...] = ("A", "B")
-    #: the default first, the cheapest last (simulations and filled seats use those two)
-    bot_kinds: tuple[str, ...] = ("heuristic", "search", "random")
     end_reasons: tuple[str, ...] = (*END_REASONS, "passed_a")
     figure_specs: tuple[FigureSpec, ...] = (
         FigureSpec(
@@ -403,13 +276,23 @@ class DaguaiGame:
             labels=LEVEL_LABELS,
         ),
     )
-    rules_version: str = RULES_VERSION
-    score_sheets: bool = True
+    rules_version = RULES_VERSION
     sheet_spec: SheetSpec | None = SHEET_SPEC
+    plays_to_a: bool = True
+    #: a deal's points take few values, so two worlds often differ by one lucky finish
+    search_evidence: tuple[float, int] = (1.0, 4)
+
+    cli_module = "engine.daguai.cli"
+    cli_description = "Luzi referee tools for 大怪路子: classify, compare and list plays."
+
+    state_type = DaguaiMatchState
+    action_type = Action
+    record_type = Record
+    options_type = Rules
+    bot_types = {"heuristic": HeuristicBot, "random": RandomBot}
 
     def side_of(self, seat: int) -> str | None:
-        if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise EngineError.of("common.seat_range", seat=seat, high=5)
+        super().side_of(seat)
         return Team.of(seat).value
 
     def side_seats(self, side: str) -> tuple[int, ...]:
@@ -445,9 +328,6 @@ class DaguaiGame:
     def default_options(self) -> Rules:
         return DEFAULT_RULES
 
-    def options_from_json(self, data: Any) -> Rules:
-        return Rules.from_json(data)
-
     def new_match(
         self,
         *,
@@ -456,15 +336,14 @@ class DaguaiGame:
         base: int = 1,
         first_deal: Mapping[str, Any] | None = None,
     ) -> DaguaiMatchState:
-        if not isinstance(options, Rules):
-            raise EngineError(f"not the options of 大怪路子: {options!r}")
+        rules = self._options(options)
         first = None if first_deal is None else FirstDeal.from_json(first_deal)
-        return DaguaiMatchState(Match(seed=seed, rules=options, base=base), first)
+        return DaguaiMatchState(Match(seed=seed, rules=rules, base=base), first)
 
     def deal_setup(self, data: Any) -> dict[str, Any]:
         """The deal's seed, dealer and levels; after a tribute (进贡/还贡), the hands as they
         stood when play began (the challenge starts there: no tribute is paid again)."""
-        record = _record(data)
+        record = self._read(data)
         deal = record.new_deal()
         for action in record.actions:
             if deal.phase is not Phase.RETURN:
@@ -476,24 +355,27 @@ class DaguaiGame:
             setup["hands"] = [format_cards(deal.hand(s)) for s in SEATS]
         return setup
 
-    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
-        steps: list[ReplayStep] = []
+    def replay_step(self, deal: Deal, action: Action | None) -> ReplayStep:
+        step = super().replay_step(deal, action)
+        # every card is public in a replay: the tribute cards and the returns too
+        for t, tribute in zip(step.view["tributes"], deal.tributes, strict=True):
+            t["card"] = str(tribute.card)
+            if tribute.receiver in deal.returns:
+                t["return"] = str(deal.returns[tribute.receiver])
+        return step
 
-        def seen(deal: Deal, action: Action | None) -> None:
-            view = deal.public_view()
-            # every card is public in a replay: the tribute cards and the returns too
-            for t, tribute in zip(view["tributes"], deal.tributes, strict=True):
-                t["card"] = str(tribute.card)
-                if tribute.receiver in deal.returns:
-                    t["return"] = str(deal.returns[tribute.receiver])
-            hands = tuple(format_cards(deal.hand(s)) for s in SEATS)
-            steps.append(ReplayStep(None if action is None else action.to_json(), view, hands))
+    def replay_deal_steps(self, record: Record, seen: Any) -> Deal:
+        return replay_steps(record, seen)
 
-        replay_steps(_record(data), seen)
-        return tuple(steps)
+    def replay_deal(self, record: Record) -> Deal:
+        return replay(record)
 
-    def action_from_json(self, data: Any) -> Action:
-        return Action.from_json(data)
+    def replay_figures(self, deal: Deal) -> dict[str, dict[str, int]] | None:
+        result = deal.result
+        return _levels_figures(result.levels) if isinstance(result, DealResult) else None
+
+    def replay_records(self, records: list[Record], *, left: int | None) -> Match:
+        return replay_match(records, left=left)
 
     def seat_action(self, seat: int, kind: str, cards: str = "") -> Action:
         if kind not in ("play", "pass", "return"):
@@ -516,24 +398,18 @@ class DaguaiGame:
             isinstance(a, Action) and a.kind is ActionKind.RETURN and a.seat != seat for a in since
         )
 
-    def bot(self, kind: str, seed: int | str) -> Bot:
-        if kind == "heuristic":
-            return _Bot(HeuristicBot(seed=seed))
-        if kind == "random":
-            return _Bot(RandomBot(seed=seed))
-        if kind == "search":
-            return SearchBot(self, seed=seed)
-        raise EngineError(f"unknown bot kind {kind!r} (use heuristic, search or random)")
+    def deal_world(self, deal: Deal, seat: int, rng: random.Random) -> World:
+        return sample_world(deal, seat, rng)
 
-    def sample_world(self, state: Any, seat: int, rng: random.Random) -> World:
-        if not isinstance(state, DaguaiMatchState):
-            raise EngineError(f"not a match of 大怪路子: {state!r}")
-        deal = state.match.deal
-        if deal is None:
-            raise EngineError("no deal is being played")
-        if seat not in range(6):
-            raise EngineError(f"seat must be 0-5, not {seat!r}")
-        return sample_world(deal, seat, random.Random(rng.getrandbits(64)))
+    def dealt_hands(self, match_seed: int, count: int) -> list[DealtDeal]:
+        _dealer, seeds = deal_seeds(match_seed, count)
+        return [
+            DealtDeal(n, str(seed), tuple(tuple(h) for h in Deal(seed=seed).initial_hands))
+            for n, seed in enumerate(seeds, 1)
+        ]
+
+    def first_dealer(self, match_seed: int) -> int | None:
+        return deal_seeds(match_seed, 0)[0]
 
     def match_winner(
         self, points: Sequence[int], figures_winner: str | None, *, over: bool
@@ -545,15 +421,14 @@ class DaguaiGame:
         return level_label(value)
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
-        if not isinstance(options, Rules):
-            raise EngineError(f"not the options of 大怪路子: {options!r}")
+        rules = self._options(options)
         if not isinstance(entry, dict):
             raise EngineError.of("daguai.sheet_object", value=entry)
         first = entry.get("first_dealer", 0)
         if not isinstance(first, int) or isinstance(first, bool):
             raise EngineError.of("daguai.first_dealer", value=first)
         scored = score_match(
-            first_dealer=first, entries=_sheet_entries(entry.get("deals")), rules=options, base=base
+            first_dealer=first, entries=_sheet_entries(entry.get("deals")), rules=rules, base=base
         )
         deals = tuple(
             SheetDeal(
@@ -576,28 +451,6 @@ class DaguaiGame:
             left=None if scored.left is None else scored.left.seat,
         )
 
-    def read_record(self, data: Any) -> dict[str, Any]:
-        """A record read and checked for form (not replayed), as JSON; raises ``RecordError``."""
-        if isinstance(data, str):
-            return Record.loads(data).to_json()
-        return Record.from_json(data).to_json()
-
-    def replay_record(self, data: Any) -> dict[str, Any]:
-        deal = replay(_record(data))
-        result = deal.result
-        return {
-            "finish": list(deal.finish),
-            "over": deal.over,
-            "actions": [a.to_json() for a in deal.actions],
-            "result": None if result is None else result.to_json(),
-            "points": None if result is None else list(result.points),
-            "figures": _levels_figures(result.levels) if isinstance(result, DealResult) else None,
-        }
-
-    def replay_match(self, records: Sequence[Any], *, left: int | None = None) -> DaguaiMatchState:
-        parsed = [Record.loads(r) if isinstance(r, str) else Record.from_json(r) for r in records]
-        return DaguaiMatchState(replay_match(parsed, left=left))
-
     def explain_selection(
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
     ) -> Verdict:
@@ -611,23 +464,6 @@ class DaguaiGame:
     def message_catalog(self) -> Mapping[str, tuple[str, str]]:
         """The game's error codes as people read them: code -> (Chinese, English)."""
         return TEXTS
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "name_zh": self.name_zh,
-            "name_en": self.name_en,
-            "seats": self.seat_count,
-            "fixed_sides": self.fixed_sides,
-            "sides": {s: list(self.side_seats(s)) for s in self.sides},
-            "options": [o.to_json() for o in self.option_specs()],
-            "defaults": self.default_options().to_json(),
-            "figures": [f.to_json() for f in self.figure_specs],
-            "end_reasons": list(self.end_reasons),
-            "bots": list(self.bot_kinds),
-            "rules_version": self.rules_version,
-            "score_sheets": self.score_sheets,
-        }
 
 
 GAME: Game = DaguaiGame()

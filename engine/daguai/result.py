@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.cards import Rank
 from engine.daguai.plays import parse_level
-from engine.errors import EngineError
+from engine.errors import EngineError, InvalidFinishError
 
 __all__ = [
     "SEATS",
@@ -46,10 +46,6 @@ ESCAPE_PENALTY = 18
 #: Leaving between deals: what the leaver loses, and what each opponent wins.
 LEAVE_PENALTY = 3
 LEAVE_BONUS = 1
-
-
-class InvalidFinishError(EngineError):
-    """A finishing order no deal can have (a seat twice, a deal not ended, seats after its end)."""
 
 
 class Team(enum.Enum):

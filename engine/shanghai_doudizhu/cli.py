@@ -1,6 +1,6 @@
-"""The referee command line of 上海斗地主: ``luzi CMD --game shanghai_doudizhu ...``.
+"""The referee verbs of 上海斗地主: ``luzi VERB --game shanghai_doudizhu ...`` (:mod:`engine.cli`).
 
-Commands: ``hand``, ``beats``, ``plays``, ``score``, ``escape``, ``simulate``, ``replay``. Exit
+Verbs: ``hand``, ``beats``, ``plays``, ``score``, ``escape``, ``simulate``, ``replay``. Exit
 status: 0 an answer, 1 a "no" the command reports (cards that make no play, a record whose
 replay fails), 2 malformed input, always with one line on stderr and never a traceback.
 """
@@ -12,8 +12,7 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from engine.cards import Card, parse_cards
 from engine.cli import CommandError, emit
@@ -24,7 +23,6 @@ from engine.shanghai_doudizhu.legal import legal_plays, report_sets
 from engine.shanghai_doudizhu.match import deal_seed
 from engine.shanghai_doudizhu.plays import Play, PlayType, classify
 from engine.shanghai_doudizhu.record import (
-    GAME,
     Record,
     RecordError,
     ReplayError,
@@ -50,26 +48,10 @@ from engine.shanghai_doudizhu.rules import (
     Rules,
 )
 
-__all__ = ["main", "play_json"]
+__all__ = ["play_json", "register"]
 
 #: The most cards a hand holds (the landlord's 25 + 8).
 MOST_CARDS = 33
-
-
-class _Exit(Exception):
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-class _Parser(argparse.ArgumentParser):
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            sys.stderr.write(message)
-        raise _Exit(status)
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _cards(text: str, what: str, most: int = MOST_CARDS) -> list[Card]:
@@ -381,7 +363,6 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=[GAME], default=GAME, help="the game: shanghai_doudizhu")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -404,11 +385,8 @@ def _scoring_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of the 上海斗地主 commands."""
-    parser = _Parser(prog="luzi", description="Luzi referee tools for 上海斗地主.")
-    parser.add_argument("--game", choices=[GAME], default=GAME, help="the game: shanghai_doudizhu")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def register(sub: Any) -> None:
+    """Add 上海斗地主's verbs to ``luzi`` (``--game shanghai_doudizhu``)."""
 
     hand = sub.add_parser("hand", help="the play that cards make 这些牌是什么牌型")
     _common(hand)
@@ -459,20 +437,3 @@ def build_parser() -> argparse.ArgumentParser:
     _common(rep)
     rep.add_argument("file")
     rep.set_defaults(handler=_replay)
-    return parser
-
-
-def main(argv: Sequence[str]) -> int:
-    """Run a command; returns the exit status (0 answer, 1 a reported "no", 2 bad input)."""
-    parser = build_parser()
-    try:
-        args = parser.parse_args(list(argv))
-    except _Exit as stop:
-        return stop.status
-    try:
-        status: int = args.handler(args)
-        return status
-    except (EngineError, CommandError) as exc:
-        message = " ".join(str(exc).split())
-        print(f"luzi {args.command}: error: {message}", file=sys.stderr)
-        return 2

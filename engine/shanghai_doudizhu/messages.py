@@ -5,6 +5,10 @@ from __future__ import annotations
 from engine.errors import register_messages
 
 MESSAGES: dict[str, str] = {
+    # the actions as seated players send them (game.py: ``seat_action``); the codes keep the
+    # ``adapter.`` prefix they had when the game's adapter lived in engine/adapters/
+    "adapter.bid_value": "a bid is 1, 2 or 3, not {text!r}",
+    "adapter.yes_no": "a {kind} is yes or no, not {text!r}",
     # playing a deal (deal.py)
     "doudizhu.not_awaited": "no action of seat {seat} is awaited ({state})",
     "doudizhu.not_a_seat_action": "{action}: seat {seat} is not a seat (0-3)",

@@ -16,13 +16,14 @@ Replaying re-checks every action and raises :class:`ReplayError` naming the firs
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
+from engine import record as records
 from engine.cards import Card, format_cards, parse_cards
-from engine.errors import EngineError, IllegalActionError
+from engine.errors import EngineError
+from engine.record import RecordBase, RecordError, ReplayError, apply_all, check_result
 from engine.shanghai_doudizhu.actions import Action
 from engine.shanghai_doudizhu.deal import Deal
 from engine.shanghai_doudizhu.match import Match
@@ -43,23 +44,6 @@ __all__ = [
 
 #: The game's key: named in every record's headers and on the command line (``--game``).
 GAME = "shanghai_doudizhu"
-
-
-class RecordError(EngineError):
-    """A record that cannot be read: bad JSON, a missing or malformed header, a bad action."""
-
-
-class ReplayError(IllegalActionError):
-    """A record whose actions break the rules or whose stored result is not what they give.
-
-    ``index`` is the 1-based number of the first bad action (``None`` when the actions are all
-    legal but the result differs), ``action`` that action.
-    """
-
-    def __init__(self, message: str, *, index: int | None = None, action: Action | None = None):
-        super().__init__(message)
-        self.index = index
-        self.action = action
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,9 +194,12 @@ def _int(data: dict[str, Any], key: str, default: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Record:
+class Record(RecordBase):
     """A deal record: headers, the ordered actions, and the stored result (``None`` while the
     deal is being played)."""
+
+    headers_type: ClassVar[type[Headers]] = Headers
+    action_type: ClassVar[type[Action]] = Action
 
     headers: Headers
     actions: tuple[Action, ...] = ()
@@ -258,84 +245,6 @@ class Record:
         except EngineError as exc:
             raise RecordError(f"the headers start no deal: {exc}") from None
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"headers": ..., "actions": [...], "result": ...}``."""
-        return {
-            "headers": self.headers.to_json(),
-            "actions": [a.to_json() for a in self.actions],
-            "result": self.result,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Record:
-        """Read a record; raises :class:`RecordError` for anything malformed."""
-        if not isinstance(data, dict):
-            raise RecordError(f"a record is an object, not {type(data).__name__}")
-        unknown = set(data) - {"headers", "actions", "result"}
-        if unknown:
-            raise RecordError(f"unknown record keys {sorted(unknown)}")
-        headers = Headers.from_json(data.get("headers"))
-        raw = data.get("actions", [])
-        if not isinstance(raw, list):
-            raise RecordError("actions must be a list")
-        actions = []
-        for i, item in enumerate(raw, 1):
-            try:
-                actions.append(Action.from_json(item))
-            except EngineError as exc:
-                raise RecordError(f"action {i}: {exc}") from None
-        result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise RecordError(f"result must be an object or null, not {result!r}")
-        return cls(headers, tuple(actions), result)
-
-    def dumps(self, indent: int | None = None) -> str:
-        """The record as JSON text."""
-        return json.dumps(self.to_json(), ensure_ascii=False, indent=indent)
-
-    @classmethod
-    def loads(cls, text: str) -> Record:
-        """Read a record from JSON text."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc}") from None
-        return cls.from_json(data)
-
-
-def _apply_all(actions: Sequence[Action], apply: Callable[[Action], Any], where: str = "") -> None:
-    for i, action in enumerate(actions, 1):
-        try:
-            apply(action)
-        except IllegalActionError as exc:
-            reason = str(exc).removeprefix(f"{action}: ")
-            raise ReplayError(
-                f"{where}action {i} ({action}) is illegal: {reason}", index=i, action=action
-            ) from None
-
-
-def _check_result(deal: Deal, stored: dict[str, Any] | None, where: str = "") -> None:
-    if stored is None:
-        return
-    if deal.result is None:
-        raise ReplayError(
-            f"{where}the record has a result but its {len(deal.actions)} actions don't end the deal"
-        )
-    replayed = deal.result.to_json()
-    if replayed != stored:
-        missing = object()
-        key = min(
-            str(k)
-            for k in set(replayed) | set(stored)
-            if replayed.get(k, missing) != stored.get(k, missing)
-        )
-        in_record = repr(stored[key]) if key in stored else "missing"
-        when_replayed = repr(replayed[key]) if key in replayed else "missing"
-        raise ReplayError(
-            f"{where}the stored result differs from the replay: {key} is {in_record} "
-            f"in the record but {when_replayed} when replayed"
-        )
-
 
 def replay(record: Record) -> Deal:
     """Replay a record, checking every action and the stored result; returns the deal.
@@ -343,24 +252,14 @@ def replay(record: Record) -> Deal:
     Raises :class:`ReplayError` naming the first bad action (or the result that differs) and
     :class:`RecordError` when the headers start no deal.
     """
-    deal = record.new_deal()
-    _apply_all(record.actions, deal.apply)
-    _check_result(deal, record.result)
+    deal: Deal = records.replay(record)
     return deal
 
 
 def replay_steps(record: Record, seen: Callable[[Deal, Action | None], None]) -> Deal:
     """Replay a record as :func:`replay` does, calling ``seen(deal, None)`` on the deal as dealt
     and ``seen(deal, action)`` right after each action (a step-by-step viewer's snapshots)."""
-    deal = record.new_deal()
-    seen(deal, None)
-
-    def apply(action: Action) -> None:
-        deal.apply(action)
-        seen(deal, action)
-
-    _apply_all(record.actions, apply)
-    _check_result(deal, record.result)
+    deal: Deal = records.replay_steps(record, seen)
     return deal
 
 
@@ -396,6 +295,6 @@ def replay_match(records: Sequence[Record]) -> Match:
                     f"{where}header {name} is {getattr(h, name)!r} but the match deals "
                     f"{getattr(expected, name)!r}"
                 )
-        _apply_all(record.actions, match.apply, where)
-        _check_result(deal, record.result, where)
+        apply_all(record.actions, match.apply, where)
+        check_result(deal, record.result, where)
     return match

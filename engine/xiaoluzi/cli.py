@@ -1,6 +1,6 @@
-"""``luzi ... --game xiaoluzi``: the referee command line of 小路子.
+"""``luzi VERB --game xiaoluzi``: the referee verbs of 小路子 (:mod:`engine.cli`).
 
-Commands: ``hand``, ``beats``, ``plays``, ``declare``, ``score``, ``escape``, ``simulate`` and
+Verbs: ``hand``, ``beats``, ``plays``, ``declare``, ``score``, ``escape``, ``simulate`` and
 ``replay``. Exit status: 0 an answer, 1 a "no" the command reports (cards that make no play, a
 seat that cannot escape, an answer out of order, a record that breaks the rules), 2 malformed
 input, with one line on stderr and never a traceback.
@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from collections.abc import Sequence
+from typing import Any
 
 from engine.cards import Card, format_cards
-from engine.cli import CommandError, emit
+from engine.cli import CommandError, emit, positive_arg, seat_arg
+from engine.cli import Refused as _Refused
 from engine.errors import EngineError, IllegalActionError
 from engine.xiaoluzi.actions import SEATS, Action, Rules
 from engine.xiaoluzi.deal import Deal, Phase
@@ -30,19 +31,11 @@ from engine.xiaoluzi.result import (
 )
 from engine.xiaoluzi.simulate import BOT_MODES, simulate
 
-__all__ = ["build_parser", "main", "play_json"]
+_seat = seat_arg(4)  # a seat on the command line
+
+__all__ = ["play_json", "register"]
 
 GAME = "xiaoluzi"
-Handler = Callable[[argparse.Namespace], int]
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-class _Refused(Exception):
-    """A "no" the command reports: exit status 1, the message as ``{"error": ...}``."""
 
 
 def play_json(play: Play) -> dict[str, Any]:
@@ -58,26 +51,6 @@ def play_json(play: Play) -> dict[str, Any]:
 
 
 # -- argument types ----------------------------------------------------------------------------
-
-
-def _seat(text: str) -> int:
-    try:
-        seat = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-3)") from None
-    if seat not in SEATS:
-        raise argparse.ArgumentTypeError(f"not a seat: {text!r} (use 0-3)")
-    return seat
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
-    return value
 
 
 def _seats(text: str, what: str) -> list[int]:
@@ -147,9 +120,9 @@ def _json_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _ledger_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--base", type=_positive, default=1, metavar="X", help="base score (1)")
+    parser.add_argument("--base", type=positive_arg, default=1, metavar="X", help="base score (1)")
     parser.add_argument(
-        "--silver", type=_positive, default=1, metavar="Y", help="base silver 基础银两 (1)"
+        "--silver", type=positive_arg, default=1, metavar="Y", help="base silver 基础银两 (1)"
     )
 
 
@@ -159,10 +132,8 @@ def _roles_flags(parser: argparse.ArgumentParser, *, required: bool) -> None:
     parser.add_argument("--counter", type=_seat, metavar="S", help="the counter-declarer 反宣方")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``luzi ... --game xiaoluzi`` (``--game`` itself is taken out first)."""
-    parser = _Parser(prog="luzi", description="Referee tools for 小路子 (--game xiaoluzi).")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def register(sub: Any) -> None:
+    """Add 小路子's verbs to ``luzi`` (``--game xiaoluzi``)."""
 
     hand = sub.add_parser("hand", help="the play that cards make 牌型")
     hand.add_argument("cards", help='cards, e.g. "9S BJ"')
@@ -209,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     escape.set_defaults(handler=_escape)
 
     sim = sub.add_parser("simulate", help="bots play whole matches, checking every invariant")
-    sim.add_argument("--deals", type=_positive, default=100, metavar="N", help="deals (100)")
+    sim.add_argument("--deals", type=positive_arg, default=100, metavar="N", help="deals (100)")
     sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed (0)")
     sim.add_argument("--bots", choices=BOT_MODES, default="heuristic")
     sim.add_argument("--verify-records", action="store_true", help="replay every record too")
@@ -220,49 +191,6 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", metavar="FILE", help="a record (JSON), '-' for standard input")
     _json_flag(rep)
     rep.set_defaults(handler=_replay)
-    return parser
-
-
-def _strip_game(argv: Sequence[str]) -> list[str]:
-    out: list[str] = []
-    skip = False
-    for i, arg in enumerate(argv):
-        if skip:
-            skip = False
-        elif arg == "--game" and i + 1 < len(argv):
-            if argv[i + 1] != GAME:
-                raise CommandError(f"this is the command line of {GAME}, not {argv[i + 1]!r}")
-            skip = True
-        elif arg.startswith("--game="):
-            if arg.partition("=")[2] != GAME:
-                raise CommandError(f"this is the command line of {GAME}, not {arg}")
-        else:
-            out.append(arg)
-    return out
-
-
-def main(argv: Sequence[str]) -> int:
-    """Run ``luzi`` for 小路子 on ``argv`` (``--game xiaoluzi`` included); returns the status."""
-    try:
-        args_list = _strip_game(argv)
-    except CommandError as exc:
-        print(f"luzi: error: {exc}", file=sys.stderr)
-        return 2
-    parser = build_parser()
-    try:
-        args = parser.parse_args(args_list)
-    except SystemExit as exc:  # --help (0) or a usage error (2, its one line printed)
-        return exc.code if isinstance(exc.code, int) else 2
-    handler: Handler = args.handler
-    try:
-        return handler(args)
-    except _Refused as exc:
-        emit(args, {"error": str(exc)}, f"no: {exc}")
-        print(f"luzi {args.command}: {exc}", file=sys.stderr)
-        return 1
-    except (EngineError, CommandError) as exc:
-        print(f"luzi {args.command}: error: {exc}", file=sys.stderr)
-        return 2
 
 
 # -- plays -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError, IllegalActionError
+from engine.errors import CannotEscapeError, InvalidFinishError
 from engine.xiaoluzi.actions import SEATS
 
 __all__ = [
@@ -35,14 +35,6 @@ __all__ = [
 
 #: Cards in a hand.
 HAND_SIZE = 8
-
-
-class InvalidFinishError(EngineError):
-    """A finish, a count of cards played or roles that no deal can have."""
-
-
-class CannotEscapeError(IllegalActionError):
-    """A seat that cannot escape now: out already, a bystander, or the deal is over."""
 
 
 class Mode(enum.Enum):

@@ -35,27 +35,25 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
+from engine.base import GameBase, MatchStateBase
 from engine.cards import format_cards
+from engine.duplicate import DealtDeal
 from engine.errors import EngineError
 from engine.game import (
-    END_REASONS,
-    Bot,
     DealInfo,
     FigureSpec,
     Game,
     MatchState,
     OptionSpec,
-    ReplayStep,
     ScoredSheet,
     SheetSpec,
     SystemPlays,
     Verdict,
     World,
 )
-from engine.search import SearchBot
 from engine.xiaoluzi import (
     DEFAULT_RULES,
     RULES_VERSION,
@@ -73,7 +71,7 @@ from engine.xiaoluzi import (
     replay,
     replay_match,
 )
-from engine.xiaoluzi.actions import SEATS
+from engine.xiaoluzi.deal import deal_hands
 from engine.xiaoluzi.explain import explain_selection
 from engine.xiaoluzi.messages import TEXTS
 from engine.xiaoluzi.record import replay_steps
@@ -144,18 +142,13 @@ def _first_deal(data: Any) -> tuple[int | str, tuple[str, ...] | None]:
     return seed, None if hands is None else tuple(str(h) for h in hands)
 
 
-class XiaoluziMatchState:
+class XiaoluziMatchState(MatchStateBase[Match]):
     """A match of 小路子 in play, as :class:`engine.game.MatchState`."""
 
-    def __init__(
-        self, match: Match, first: tuple[int | str, tuple[str, ...] | None] | None = None
-    ) -> None:
-        self.match = match
-        self.first = first
-
-    @property
-    def seed(self) -> int | str:
-        return self.match.seed
+    game_name = "小路子"
+    action_type = Action
+    record_type = Record
+    end_names = _END_REASONS
 
     @property
     def base(self) -> int:
@@ -166,15 +159,6 @@ class XiaoluziMatchState:
         return self.match.rules
 
     @property
-    def over(self) -> bool:
-        return self.match.over
-
-    @property
-    def end_reason(self) -> str | None:
-        end = self.match.end
-        return None if end is None else _END_REASONS[end]
-
-    @property
     def winner(self) -> str | None:
         """The seat alone in first place (points, then silver) once the match is over."""
         if not self.match.over:
@@ -182,40 +166,8 @@ class XiaoluziMatchState:
         firsts = [s for s, place in enumerate(self.match.places()) if place == 1]
         return str(firsts[0]) if len(firsts) == 1 else None
 
-    @property
-    def points(self) -> list[int]:
-        return list(self.match.points)
-
-    @property
-    def deals_started(self) -> int:
-        return len(self.match.deals)
-
-    @property
-    def in_deal(self) -> bool:
-        return self.match.deal is not None
-
-    @property
-    def left_seat(self) -> int | None:
-        left = self.match.left
-        return None if left is None else left.seat
-
-    @property
-    def deal(self) -> Deal | None:
-        """The engine's deal being played (the game's own, for its bots)."""
-        return self.match.deal
-
-    def side_points(self) -> dict[str, int]:
-        return {}
-
     def figures(self) -> dict[str, dict[str, int]]:
         return match_figures(self.match.silver, self.match.results)
-
-    def _deal(self, number: int) -> Deal:
-        if not 1 <= number <= len(self.match.deals):
-            raise EngineError.of(
-                "adapter.no_deal_number", number=number, dealt=len(self.match.deals)
-            )
-        return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
         if self.first is not None and not self.match.deals:
@@ -251,106 +203,25 @@ class XiaoluziMatchState:
             points=None if result is None else tuple(result.points),
         )
 
-    def deal_actions(self, number: int) -> list[Action]:
-        return list(self._deal(number).actions)
-
-    def awaiting(self) -> tuple[int, ...]:
-        deal = self.match.deal
-        return () if deal is None else deal.awaiting()
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        return self.match.legal_actions(seat)
-
-    def system_action(self, seat: int) -> Action:
-        deal = self.match.deal
-        if deal is None:
-            raise EngineError(f"no deal is being played: no system action for seat {seat}")
-        return deal.system_action(seat)
-
-    def apply(self, action: Any) -> None:
-        if not isinstance(action, Action):
-            raise EngineError(f"not an action of 小路子: {action!r}")
-        self.match.apply(action)
-
-    def apply_logged(self, action: Any) -> None:
-        self.apply(action)  # every log of the game holds what its rules' one version logs
-
-    def timeout(self, seat: int) -> Action:
-        return self.match.timeout(seat)
-
-    def escape(self, seat: int) -> dict[str, Any]:
-        return self.match.escape(seat).to_json()
-
     def leave(self, seat: int) -> dict[str, Any]:
         result = self.match.leave(seat)
         if result is None:  # out of the deal being played: settled when it ends
             return {"kind": "leave", "seat": seat, "deferred": True}
         return result.to_json()
 
-    def results(self) -> list[dict[str, Any]]:
-        return [r.to_json() for r in self.match.results]
-
-    def public_view(self) -> dict[str, Any]:
-        return self.match.public_view()
-
-    def private_view(self, seat: int) -> dict[str, Any]:
-        return self.match.private_view(seat)
-
-    def deal_view(self, number: int, seat: int | None = None) -> dict[str, Any]:
-        deal = self._deal(number)
-        return deal.public_view() if seat is None else deal.private_view(seat)
-
-    def hand_size(self, number: int, seat: int) -> int:
-        return len(self._deal(number).hands[seat])
-
     def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
         deal = self._deal(number)  # consecutive system actions within the deal
         limit = self.match.rules.system_actions_to_escape
         return tuple(SystemPlays(n, limit, True, n > 0) for n in deal.streaks)
 
-    def deal_ordinal(self, number: int) -> int:
-        self._deal(number)
-        return number
 
-    def record(self, number: int, **labels: Any) -> dict[str, Any]:
-        deal = self._deal(number)
-        # a first deal dealt as another deal was stands alone: no match seed deals it
-        match_seed = None if self.first is not None and number == 1 else self.match.seed
-        return Record.from_deal(deal, number=number, match_seed=match_seed, **labels).to_json()
-
-    def to_json(self) -> dict[str, Any]:
-        return self.match.to_json()
-
-
-class _Bot:
-    def __init__(self, bot: HeuristicBot | RandomBot) -> None:
-        self.bot = bot
-
-    def act(self, state: Any, seat: int) -> Action:
-        if not isinstance(state, XiaoluziMatchState):
-            raise EngineError(f"a bot of 小路子 plays only 小路子, not {state!r}")
-        deal = state.match.deal
-        if deal is None:
-            raise EngineError("no deal is being played")
-        return self.bot.act(deal, seat)
-
-
-def _read(data: Any) -> Record:
-    return Record.loads(data) if isinstance(data, str) else Record.from_json(data)
-
-
-class XiaoluziGame:
+class XiaoluziGame(GameBase):
     """小路子 as :class:`engine.game.Game`."""
 
-    key: str = "xiaoluzi"
-    name_zh: str = "小路子"
-    name_en: str = "Xiao Lu Zi"
-    seat_count: int = SEAT_COUNT
-    fixed_sides: bool = False
-    sides: tuple[str, ...] = ()
-    #: the default first, the cheapest last (simulations and filled seats use those two)
-    bot_kinds: tuple[str, ...] = ("heuristic", "search", "random")
-    end_reasons: tuple[str, ...] = END_REASONS
+    key = "xiaoluzi"
+    name_zh = "小路子"
+    name_en = "Xiao Lu Zi"
+    seat_count = SEAT_COUNT
     #: in the standings' tie-break order after the points (``docs/xiaoluzi.md``, *Figures*)
     figure_specs: tuple[FigureSpec, ...] = (
         FigureSpec(
@@ -381,17 +252,17 @@ class XiaoluziGame:
             start=0,
         ),
     )
-    score_sheets: bool = True
+    rules_version = RULES_VERSION
     sheet_spec: SheetSpec | None = SHEET_SPEC
-    rules_version: str = RULES_VERSION
 
-    def side_of(self, seat: int) -> str | None:
-        if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise EngineError.of("common.seat_range", seat=seat, high=3)
-        return None
+    cli_module = "engine.xiaoluzi.cli"
+    cli_description = "Referee tools for 小路子 (--game xiaoluzi)."
 
-    def side_seats(self, side: str) -> tuple[int, ...]:
-        raise EngineError(f"小路子 has no fixed sides (not {side!r}): every player for themselves")
+    state_type = XiaoluziMatchState
+    action_type = Action
+    record_type = Record
+    options_type = Rules
+    bot_types = {"heuristic": HeuristicBot, "random": RandomBot}
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         specs = []
@@ -431,9 +302,6 @@ class XiaoluziGame:
     def default_options(self) -> Rules:
         return DEFAULT_RULES
 
-    def options_from_json(self, data: Any) -> Rules:
-        return Rules.from_json(data)
-
     def new_match(
         self,
         *,
@@ -442,35 +310,32 @@ class XiaoluziGame:
         base: int = 1,
         first_deal: Mapping[str, Any] | None = None,
     ) -> XiaoluziMatchState:
-        if not isinstance(options, Rules):
-            raise EngineError(f"not the options of 小路子: {options!r}")
+        rules = self._options(options)
         first = None if first_deal is None else _first_deal(first_deal)
         return XiaoluziMatchState(
-            Match(seed=seed, rules=dataclasses.replace(options, base_score=base)), first
+            Match(seed=seed, rules=dataclasses.replace(rules, base_score=base)), first
         )
 
     def deal_setup(self, data: Any) -> dict[str, Any]:
         """The deal's seed (its hands too when it was hand-made)."""
-        record = _read(data)
+        record = self._read(data)
         replay(record)  # only a deal that replays is dealt again
         setup: dict[str, Any] = {"seed": record.headers.seed}
         if record.headers.hand_made and record.headers.hands is not None:
             setup["hands"] = [format_cards(h) for h in record.headers.hands]
         return setup
 
-    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
-        steps: list[ReplayStep] = []
+    def replay_deal_steps(self, record: Record, seen: Any) -> Deal:
+        return replay_steps(record, seen)
 
-        def seen(deal: Deal, action: Action | None) -> None:
-            hands = tuple(format_cards(deal.hand(s)) for s in SEATS)
-            view = deal.public_view()
-            steps.append(ReplayStep(None if action is None else action.to_json(), view, hands))
+    def replay_deal(self, record: Record) -> Deal:
+        return replay(record)
 
-        replay_steps(_read(data), seen)
-        return tuple(steps)
+    def replay_figures(self, deal: Deal) -> dict[str, dict[str, int]] | None:
+        return None if deal.result is None else match_figures(deal.result.silver, [deal.result])
 
-    def action_from_json(self, data: Any) -> Action:
-        return Action.from_json(data)
+    def replay_records(self, records: list[Record], *, left: int | None) -> Match:
+        return replay_match(records, left=left)
 
     def seat_action(self, seat: int, kind: str, cards: str = "") -> Action:
         if kind == ActionKind.ESCAPE.value or kind not in {k.value for k in ActionKind}:
@@ -478,54 +343,22 @@ class XiaoluziGame:
             raise EngineError.of("common.unknown_action", kind=kind, known=known)
         return Action.from_json({"kind": kind, "seat": seat, "cards": cards})
 
-    def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
-        return False  # one seat acts at a time: anything since changes what the seat saw
+    def deal_world(self, deal: Deal, seat: int, rng: random.Random) -> World:
+        return sample_world(deal, seat, rng)
 
-    def bot(self, kind: str, seed: int | str) -> Bot:
-        if kind == "heuristic":
-            return _Bot(HeuristicBot(seed=seed))
-        if kind == "random":
-            return _Bot(RandomBot(seed=seed))
-        if kind == "search":
-            return SearchBot(self, seed=seed)
-        raise EngineError(f"unknown bot kind {kind!r} (use heuristic, search or random)")
-
-    def sample_world(self, state: Any, seat: int, rng: random.Random) -> World:
-        if not isinstance(state, XiaoluziMatchState):
-            raise EngineError(f"not a match of 小路子: {state!r}")
-        deal = state.match.deal
-        if deal is None:
-            raise EngineError("no deal is being played")
-        if seat not in range(4):
-            raise EngineError(f"seat must be 0-3, not {seat!r}")
-        return sample_world(deal, seat, random.Random(rng.getrandbits(64)))
+    def dealt_hands(self, match_seed: int, count: int) -> list[DealtDeal]:
+        rng = random.Random(match_seed)
+        out = []
+        for number in range(1, count + 1):
+            seed = rng.getrandbits(63)
+            out.append(DealtDeal(number, str(seed), tuple(tuple(h) for h in deal_hands(seed))))
+        return out
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
         """Check and score a referee's sheet (its JSON: :mod:`engine.xiaoluzi.sheet`);
         ``base`` sets the options' ``base_score``, the silver is the options' ``base_silver``."""
-        if not isinstance(options, Rules):
-            raise EngineError(f"not the options of 小路子: {options!r}")
-        return score_sheet(entry, rules=dataclasses.replace(options, base_score=base))
-
-    def read_record(self, data: Any) -> dict[str, Any]:
-        return _read(data).to_json()
-
-    def replay_record(self, data: Any) -> dict[str, Any]:
-        deal = replay(_read(data))
-        result = deal.result
-        return {
-            "finish": list(deal.finish),
-            "over": deal.over,
-            "actions": [a.to_json() for a in deal.actions],
-            "result": None if result is None else result.to_json(),
-            "points": None if result is None else list(result.points),
-            "figures": None if result is None else match_figures(result.silver, [result]),
-        }
-
-    def replay_match(
-        self, records: Sequence[Any], *, left: int | None = None
-    ) -> XiaoluziMatchState:
-        return XiaoluziMatchState(replay_match([_read(r) for r in records], left=left))
+        rules = self._options(options)
+        return score_sheet(entry, rules=dataclasses.replace(rules, base_score=base))
 
     def explain_selection(
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
@@ -542,23 +375,6 @@ class XiaoluziGame:
     def message_catalog(self) -> Mapping[str, tuple[str, str]]:
         """The game's error codes as people read them: code -> (Chinese, English)."""
         return TEXTS
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "name_zh": self.name_zh,
-            "name_en": self.name_en,
-            "seats": self.seat_count,
-            "fixed_sides": self.fixed_sides,
-            "sides": {},
-            "options": [o.to_json() for o in self.option_specs()],
-            "defaults": self.default_options().to_json(),
-            "figures": [f.to_json() for f in self.figure_specs],
-            "end_reasons": list(self.end_reasons),
-            "bots": list(self.bot_kinds),
-            "rules_version": self.rules_version,
-            "score_sheets": self.score_sheets,
-        }
 
 
 GAME: Game = XiaoluziGame()

@@ -37,16 +37,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.adapters.shanghai_doudizhu_options import option_specs
+from engine.base import GameBase, MatchStateBase
 from engine.cards import Card, format_cards, parse_cards
+from engine.duplicate import DealtDeal
 from engine.errors import EngineError
 from engine.game import (
-    END_REASONS,
-    Bot,
     DealInfo,
     FigureSpec,
     Game,
@@ -60,7 +59,6 @@ from engine.game import (
     Verdict,
     World,
 )
-from engine.search import SearchBot
 from engine.shanghai_doudizhu import (
     DEFAULT_RULES,
     RULES_VERSION,
@@ -81,7 +79,9 @@ from engine.shanghai_doudizhu import (
     replay_match,
 )
 from engine.shanghai_doudizhu.explain import explain_selection
+from engine.shanghai_doudizhu.match import deal_seed
 from engine.shanghai_doudizhu.messages import TEXTS
+from engine.shanghai_doudizhu.options import option_specs
 from engine.shanghai_doudizhu.record import replay_steps
 from engine.shanghai_doudizhu.search import sample_world
 from engine.shanghai_doudizhu.sheet import SHEET_SPEC, score_sheet
@@ -189,16 +189,13 @@ class FirstDeal:
         )
 
 
-class DoudizhuMatchState:
+class DoudizhuMatchState(MatchStateBase[Match]):
     """A match of 上海斗地主 in play, as :class:`engine.game.MatchState`."""
 
-    def __init__(self, match: Match, first: FirstDeal | None = None) -> None:
-        self.match = match
-        self.first = first
-
-    @property
-    def seed(self) -> int | str:
-        return self.match.seed
+    game_name = "上海斗地主"
+    action_type = Action
+    record_type = Record
+    end_names = _END_REASONS
 
     @property
     def base(self) -> int:
@@ -207,15 +204,6 @@ class DoudizhuMatchState:
     @property
     def options(self) -> DoudizhuOptions:
         return DoudizhuOptions(self.match.rules)
-
-    @property
-    def over(self) -> bool:
-        return self.match.over
-
-    @property
-    def end_reason(self) -> str | None:
-        end = self.match.end
-        return None if end is None else _END_REASONS[end]
 
     @property
     def winner(self) -> str | None:
@@ -227,39 +215,8 @@ class DoudizhuMatchState:
         firsts = [s for s, key in enumerate(keys) if key == best]
         return str(firsts[0]) if len(firsts) == 1 else None
 
-    @property
-    def points(self) -> list[int]:
-        return list(self.match.points)
-
-    @property
-    def deals_started(self) -> int:
-        return len(self.match.deals)
-
-    @property
-    def in_deal(self) -> bool:
-        return self.match.deal is not None
-
-    @property
-    def left_seat(self) -> int | None:
-        return self.match.left
-
-    @property
-    def deal(self) -> Deal | None:
-        """The engine's deal being played (the game's own, for its bots)."""
-        return self.match.deal
-
-    def side_points(self) -> dict[str, int]:
-        return {}
-
     def figures(self) -> dict[str, dict[str, int]]:
         return _figures(self.match)
-
-    def _deal(self, number: int) -> Deal:
-        if not 1 <= number <= len(self.match.deals):
-            raise EngineError.of(
-                "adapter.no_deal_number", number=number, dealt=len(self.match.deals)
-            )
-        return self.match.deals[number - 1]
 
     def start_deal(self) -> DealInfo:
         first = self.first if not self.match.deals else None
@@ -300,35 +257,10 @@ class DoudizhuMatchState:
             points=None if result is None else tuple(result.points),
         )
 
-    def deal_actions(self, number: int) -> list[Action]:
-        return list(self._deal(number).actions)
-
-    def awaiting(self) -> tuple[int, ...]:
-        deal = self.match.deal
-        return () if deal is None else deal.awaiting()
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        deal = self.match.deal
-        return [] if deal is None else deal.legal_actions(seat)
-
-    def system_action(self, seat: int) -> Action:
-        deal = self.match.deal
-        if deal is None:
-            raise EngineError(f"no deal is being played: no system action for seat {seat}")
-        return deal.system_action(seat)
-
-    def apply(self, action: Any) -> None:
-        if not isinstance(action, Action):
-            raise EngineError(f"not an action of 上海斗地主: {action!r}")
-        self.match.apply(action)
-
     def apply_logged(self, action: Any) -> None:
         if not isinstance(action, Action):
             raise EngineError(f"not an action of 上海斗地主: {action!r}")
         self.match.apply_logged(action)  # a version 1 log skipped a 报到 decision
-
-    def timeout(self, seat: int) -> Action:
-        return self.match.timeout(seat)
 
     def escape(self, seat: int) -> dict[str, Any]:
         if self.match.deal is None:
@@ -359,13 +291,6 @@ class DoudizhuMatchState:
             view["deal"] = deal.private_view(seat)
         return view
 
-    def deal_view(self, number: int, seat: int | None = None) -> dict[str, Any]:
-        deal = self._deal(number)
-        return deal.public_view() if seat is None else deal.private_view(seat)
-
-    def hand_size(self, number: int, seat: int) -> int:
-        return len(self._deal(number).hands[seat])
-
     def system_plays(self, number: int) -> tuple[SystemPlays, ...]:
         deal = self._deal(number)  # the deal's timeouts (in a row only when the option says so)
         rules = self.match.rules
@@ -381,69 +306,39 @@ class DoudizhuMatchState:
         redealt = [d for d in before if d.result and d.result.outcome is Outcome.ALL_PASS]
         return number - len(redealt)
 
-    def record(self, number: int, **labels: Any) -> dict[str, Any]:
-        deal = self._deal(number)
-        # a first deal dealt as another deal was stands alone: no match seed deals it
-        match_seed = None if self.first is not None and number == 1 else self.match.seed
-        return Record.from_deal(deal, number=number, match_seed=match_seed, **labels).to_json()
 
-    def to_json(self) -> dict[str, Any]:
-        return self.match.to_json()
-
-
-class _Bot:
-    def __init__(self, bot: HeuristicBot | RandomBot) -> None:
-        self.bot = bot
-
-    def act(self, state: Any, seat: int) -> Action:
-        if not isinstance(state, DoudizhuMatchState):
-            raise EngineError(f"a bot of 上海斗地主 plays only 上海斗地主, not {state!r}")
-        deal = state.match.deal
-        if deal is None:
-            raise EngineError("no deal is being played")
-        return self.bot.act(deal, seat)
-
-
-def _read(data: Any) -> Record:
-    return Record.loads(data) if isinstance(data, str) else Record.from_json(data)
-
-
-class DoudizhuGame:
+class DoudizhuGame(GameBase):
     """上海斗地主 as :class:`engine.game.Game`."""
 
-    key: str = "shanghai_doudizhu"
-    name_zh: str = "上海斗地主"
-    name_en: str = "Shanghai Dou Dizhu"
-    seat_count: int = SEAT_COUNT
-    fixed_sides: bool = False
-    sides: tuple[str, ...] = ()
-    #: the default first, the cheapest last (simulations and filled seats use those two)
-    bot_kinds: tuple[str, ...] = ("heuristic", "search", "random")
-    end_reasons: tuple[str, ...] = END_REASONS
+    key = "shanghai_doudizhu"
+    name_zh = "上海斗地主"
+    name_en = "Shanghai Dou Dizhu"
+    seat_count = SEAT_COUNT
     figure_specs: tuple[FigureSpec, ...] = (
         FigureSpec("rating", "等级分", "rating points", "seat", -_BIG, _BIG, 0),
         FigureSpec("landlord_wins", "地主胜局", "landlord wins", "seat", 0, _BIG, 0),
     )
-    score_sheets: bool = True
+    rules_version = RULES_VERSION
     sheet_spec: SheetSpec | None = SHEET_SPEC
-    rules_version: str = RULES_VERSION
+    #: a world's points swing with its bombs (each doubles the deal): a mean of two worlds is
+    #: mostly luck; and the search measured weaker with more time (docs/bots.md): 50 ms at most
+    search_evidence: tuple[float, int] = (1.0, 4)
+    search_ceiling_ms: float | None = 50.0
+    #: all-pass deals (荒番) are dealt again and do not count: a board holds two spares
+    duplicate_spares = 2
 
-    def side_of(self, seat: int) -> str | None:
-        if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise EngineError.of("common.seat_range", seat=seat, high=3)
-        return None
+    cli_module = "engine.shanghai_doudizhu.cli"
+    cli_description = "Luzi referee tools for 上海斗地主."
 
-    def side_seats(self, side: str) -> tuple[int, ...]:
-        raise EngineError(f"上海斗地主 has no fixed sides (not {side!r}): the landlord changes")
+    state_type = DoudizhuMatchState
+    action_type = Action
+    record_type = Record
+    options_type = DoudizhuOptions
+    bot_types = {"heuristic": HeuristicBot, "random": RandomBot}
+    no_sides_why = "the landlord changes"
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return option_specs()
-
-    def default_options(self) -> DoudizhuOptions:
-        return DoudizhuOptions()
-
-    def options_from_json(self, data: Any) -> DoudizhuOptions:
-        return DoudizhuOptions.from_json(data)
 
     def new_match(
         self,
@@ -453,36 +348,45 @@ class DoudizhuGame:
         base: int = 1,
         first_deal: Mapping[str, Any] | None = None,
     ) -> DoudizhuMatchState:
-        if not isinstance(options, DoudizhuOptions):
-            raise EngineError(f"not the options of 上海斗地主: {options!r}")
-        rules = dataclasses.replace(options.rules, base=base)
+        rules = dataclasses.replace(self._options(options).rules, base=base)
         first = None if first_deal is None else FirstDeal.from_json(first_deal)
         return DoudizhuMatchState(Match(seed=seed, rules=rules), first)
 
     def deal_setup(self, data: Any) -> dict[str, Any]:
         """The deal's seed, 荒番 factor and first bidder (the hands, kitty and marked card of a
         hand-made deal)."""
-        record = _read(data)
+        record = self._read(data)
         replay(record)  # only a deal that replays is dealt again
         h = record.headers.to_json()
         return {k: h[k] for k in FirstDeal.__slots__ if k in h}
 
-    def replay_steps(self, data: Any) -> tuple[ReplayStep, ...]:
-        steps: list[ReplayStep] = []
+    def replay_step(self, deal: Deal, action: Action | None) -> ReplayStep:
+        extra = {"kitty": format_cards(deal.kitty)}  # public in a replay, taken or not
+        json = None if action is None else action.to_json()
+        return ReplayStep(json, deal.public_view(), self.replay_hands(deal), extra)
 
-        def seen(deal: Deal, action: Action | None) -> None:
-            hands = tuple(format_cards(deal.hand(s)) for s in range(4))
-            extra = {"kitty": format_cards(deal.kitty)}  # public in a replay, taken or not
-            view = deal.public_view()
-            steps.append(
-                ReplayStep(None if action is None else action.to_json(), view, hands, extra)
-            )
+    def replay_deal_steps(self, record: Record, seen: Any) -> Deal:
+        return replay_steps(record, seen)
 
-        replay_steps(_read(data), seen)
-        return tuple(steps)
+    def replay_deal(self, record: Record) -> Deal:
+        return replay(record)
 
-    def action_from_json(self, data: Any) -> Action:
-        return Action.from_json(data)
+    def replay_figures(self, deal: Deal) -> dict[str, dict[str, int]] | None:
+        result = deal.result
+        if result is None:
+            return None
+        return {"rating": {str(s): v for s, v in enumerate(result.rating)}}
+
+    def replay_record(self, data: Any) -> dict[str, Any]:
+        replayed = super().replay_record(data)
+        replayed["finish"] = []
+        return replayed
+
+    def replay_records(self, records: list[Record], *, left: int | None) -> Match:
+        match = replay_match(records)
+        if left is not None:
+            match.leave(left)
+        return match
 
     def seat_action(self, seat: int, kind: str, cards: str = "") -> Action:
         """A seated player's action; for ``bid`` the text is the bid (1-3), for ``open`` and
@@ -504,59 +408,22 @@ class DoudizhuGame:
             data["cards"] = text
         return Action.from_json(data)
 
-    def commutes(self, since: Sequence[Any], seat: int, kind: str) -> bool:
-        return False  # one seat acts at a time: anything since changes what the seat saw
+    def deal_world(self, deal: Deal, seat: int, rng: random.Random) -> World:
+        return sample_world(deal, seat, rng)
 
-    def bot(self, kind: str, seed: int | str) -> Bot:
-        if kind == "heuristic":
-            return _Bot(HeuristicBot(seed=seed))
-        if kind == "random":
-            return _Bot(RandomBot(seed=seed))
-        if kind == "search":
-            return SearchBot(self, seed=seed)
-        raise EngineError(f"unknown bot kind {kind!r} (use heuristic, search or random)")
-
-    def sample_world(self, state: Any, seat: int, rng: random.Random) -> World:
-        if not isinstance(state, DoudizhuMatchState):
-            raise EngineError(f"not a match of 上海斗地主: {state!r}")
-        deal = state.match.deal
-        if deal is None:
-            raise EngineError("no deal is being played")
-        if seat not in range(4):
-            raise EngineError(f"seat must be 0-3, not {seat!r}")
-        return sample_world(deal, seat, random.Random(rng.getrandbits(64)))
+    def dealt_hands(self, match_seed: int, count: int) -> list[DealtDeal]:
+        out = []
+        for number in range(1, count + 1):
+            text = deal_seed(match_seed, number)
+            dz = Deal(seed=text)
+            out.append(DealtDeal(number, text, tuple(tuple(h) for h in dz.hands), tuple(dz.kitty)))
+        return out
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
         """Check and score a referee's sheet (its JSON: the module docstring and
         :mod:`engine.shanghai_doudizhu.sheet`); ``base`` sets the options' ``base``."""
-        if not isinstance(options, DoudizhuOptions):
-            raise EngineError(f"not the options of 上海斗地主: {options!r}")
-        return score_sheet(entry, rules=dataclasses.replace(options.rules, base=base))
-
-    def read_record(self, data: Any) -> dict[str, Any]:
-        return _read(data).to_json()
-
-    def replay_record(self, data: Any) -> dict[str, Any]:
-        deal = replay(_read(data))
-        result = deal.result
-        return {
-            "finish": [],
-            "over": deal.over,
-            "actions": [a.to_json() for a in deal.actions],
-            "result": None if result is None else result.to_json(),
-            "points": None if result is None else list(result.points),
-            "figures": None
-            if result is None
-            else {"rating": {str(s): v for s, v in enumerate(result.rating)}},
-        }
-
-    def replay_match(
-        self, records: Sequence[Any], *, left: int | None = None
-    ) -> DoudizhuMatchState:
-        match = replay_match([_read(r) for r in records])
-        if left is not None:
-            match.leave(left)
-        return DoudizhuMatchState(match)
+        rules = self._options(options).rules
+        return score_sheet(entry, rules=dataclasses.replace(rules, base=base))
 
     def explain_selection(
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
@@ -574,23 +441,6 @@ class DoudizhuGame:
     def message_catalog(self) -> Mapping[str, tuple[str, str]]:
         """The game's error codes as people read them: code -> (Chinese, English)."""
         return TEXTS
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "name_zh": self.name_zh,
-            "name_en": self.name_en,
-            "seats": self.seat_count,
-            "fixed_sides": self.fixed_sides,
-            "sides": {},
-            "options": [o.to_json() for o in self.option_specs()],
-            "defaults": self.default_options().to_json(),
-            "figures": [f.to_json() for f in self.figure_specs],
-            "end_reasons": list(self.end_reasons),
-            "bots": list(self.bot_kinds),
-            "rules_version": self.rules_version,
-            "score_sheets": self.score_sheets,
-        }
 
 
 GAME: Game = DoudizhuGame()
