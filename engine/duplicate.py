@@ -16,20 +16,38 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.daguai.deal import Deal as DaguaiDeal
 from engine.daguai.match import deal_seeds as daguai_deal_seeds
 from engine.errors import EngineError
+from engine.registry import get_game
 from engine.shanghai_doudizhu.deal import Deal as DoudizhuDeal
 from engine.shanghai_doudizhu.match import deal_seed as doudizhu_deal_seed
 from engine.xiaoluzi.deal import deal_hands as xiaoluzi_deal_hands
 
-__all__ = ["DUPLICATE_GAMES", "DealtDeal", "dealt_deals", "first_dealer"]
+__all__ = ["DUPLICATE_GAMES", "DealtDeal", "dealt_deals", "first_dealer", "plays_duplicate"]
 
-#: The games whose dealing this module knows.
+#: The games whose dealing this module knows; any other game that deals by the seed alone says so
+#: by its own ``dealt_deals(match_seed, count)`` (:func:`plays_duplicate`).
 DUPLICATE_GAMES = ("daguai", "xiaoluzi", "shanghai_doudizhu")
+
+
+def _own_dealing(game: str) -> Callable[[int, int], list[DealtDeal]] | None:
+    try:
+        chosen = get_game(game)
+    except EngineError:
+        return None
+    dealing = getattr(chosen, "dealt_deals", None)
+    return dealing if callable(dealing) else None
+
+
+def plays_duplicate(game: str) -> bool:
+    """Whether matches of ``game`` can be played duplicate: its dealing is known here, or the
+    game names the deals of a match seed itself (``dealt_deals``)."""
+    return game in DUPLICATE_GAMES or _own_dealing(game) is not None
 
 
 @dataclass(frozen=True)
@@ -70,6 +88,9 @@ def dealt_deals(game: str, match_seed: int, count: int) -> list[DealtDeal]:
             dz = DoudizhuDeal(seed=text)
             out.append(DealtDeal(number, text, tuple(tuple(h) for h in dz.hands), tuple(dz.kitty)))
         return out
+    own = _own_dealing(game)
+    if own is not None:
+        return own(match_seed, count)
     raise EngineError(f"duplicate dealing is not known for the game {game!r}")
 
 

@@ -21,7 +21,7 @@ from django.db.models import F, QuerySet
 
 from engine.registry import get_game
 from games.models import Deal, Match, TableSeat
-from tournaments import duplicate
+from tournaments import duplicate, sides
 from tournaments.bulk import rows_update
 from tournaments.models import Event, Pairing, PairingTally, PlayerTally, PlayerTotal, Round
 
@@ -56,9 +56,10 @@ def _places(finish: list[int], seats: int) -> dict[int, float]:
     return places
 
 
-def _level(figures: dict[str, Any] | None, side: str) -> int:
-    """A side's level in 大怪路子's figures (2 for games without levels)."""
-    value = ((figures or {}).get("level") or {}).get(side, 2)
+def _level(figures: dict[str, Any] | None, game: str, side: str) -> int:
+    """A side's value of the game's side figure (大怪路子: its level; 2 for games without one)."""
+    key = sides.side_figure(game)
+    value = ((figures or {}).get(key or "") or {}).get(side, sides.side_figure_start(game))
     return int(value)
 
 
@@ -203,8 +204,8 @@ def _tallies_rebuild(ids: list[int]) -> int:
             }.get(match["status"], PairingTally.Status.PENDING)
             side_points = match["side_points"] or {}
             tally.points_a, tally.points_b = side_points.get("A", 0), side_points.get("B", 0)
-            tally.level_a = _level(match["figures"], "A")
-            tally.level_b = _level(match["figures"], "B")
+            tally.level_a = _level(match["figures"], match["game"], "A")
+            tally.level_b = _level(match["figures"], match["game"], "B")
             tally.winner_side = match["winner"] if match["winner"] in ("A", "B") else ""
             match_deals = deals.get(match["id"], [])
             tally.deals = len(match_deals)
