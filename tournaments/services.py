@@ -231,6 +231,8 @@ def pairing_create(
 
 def _teams_ready(event: Event) -> list[Team]:
     teams = list(event.teams.filter(withdrawn=False).prefetch_related("members").order_by("pk"))
+    if not sides.team_game(event.game):
+        raise ApplicationError(_("This event is individual: its players play for themselves."))
     size = event.team_size
     short = [t.name for t in teams if len(t.members.all()) != size]
     if short:

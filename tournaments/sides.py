@@ -39,10 +39,11 @@ _T = TypeVar("_T")
 
 
 def team_game(game: str | Game) -> bool:
-    """Whether ``game`` is played by teams: fixed sides of equal size, two of them (a game of
-    three sides would seat three teams a table, which the pairing does not draw)."""
+    """Whether ``game`` is played by teams: fixed sides of equal size, two of them, named as the
+    tallies store them (``A``, ``B``). A game of three sides would seat three teams a table, which
+    the pairing does not draw."""
     chosen = get_game(game) if isinstance(game, str) else game
-    if not chosen.fixed_sides or len(chosen.sides) != len(TEAM_SIDES):
+    if not chosen.fixed_sides or tuple(chosen.sides) != TEAM_SIDES:
         return False
     sizes = {len(chosen.side_seats(side)) for side in chosen.sides}
     return len(sizes) == 1 and 0 not in sizes
