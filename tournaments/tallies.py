@@ -21,7 +21,7 @@ from django.db.models import F, QuerySet
 
 from engine.registry import get_game
 from games.models import Deal, Match, TableSeat
-from tournaments import duplicate, sides
+from tournaments import duplicate
 from tournaments.bulk import rows_update
 from tournaments.models import Event, Pairing, PairingTally, PlayerTally, PlayerTotal, Round
 
@@ -57,10 +57,12 @@ def _places(finish: list[int], seats: int) -> dict[int, float]:
 
 
 def _level(figures: dict[str, Any] | None, game: str, side: str) -> int:
-    """A side's value of the game's side figure (大怪路子: its level; 2 for games without one)."""
-    key = sides.side_figure(game)
-    value = ((figures or {}).get(key or "") or {}).get(side, sides.side_figure_start(game))
-    return int(value)
+    """A side's value of the game's figure held by a side (大怪路子: its level; 2 for games
+    without one), as :func:`tournaments.sides.side_figure` names it."""
+    spec = next((f for f in get_game(game).figure_specs if f.holder == "side"), None)
+    if spec is None:
+        return 2
+    return int(((figures or {}).get(spec.key) or {}).get(side, spec.start))
 
 
 _MATCH_FIELDS = (

@@ -124,3 +124,40 @@ def test_the_migration_gives_existing_members_the_size_of_their_games_team(
         list(TeamMember.objects.filter(team_id=team.pk).values_list("size", flat=True)) == [3] * 3
     )
     UnitFactory()  # the database works on as before
+
+
+def test_the_admin_refuses_a_third_member_of_a_team_of_two_with_a_message(pairs: None) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    event, user = EventFactory(game="pairs"), UserFactory()
+    services.event_organizer_add(event=event, user=user)
+    team = services.team_create(event=event, name="甲", players=BotFactory.create_batch(2))
+    extra = PlayerFactory()
+    services.registration_ensure(event=event, players=[extra])
+    members = list(team.members.order_by("order"))
+    form = {
+        "name": team.name,
+        "event": event.pk,
+        "members-TOTAL_FORMS": "3",
+        "members-INITIAL_FORMS": "2",
+        "members-MIN_NUM_FORMS": "0",
+        "members-MAX_NUM_FORMS": "2",
+        "members-2-team": team.pk,
+        "members-2-order": 2,
+        "members-2-player": extra.pk,
+    }
+    for i, member in enumerate(members):
+        form |= {
+            f"members-{i}-id": member.pk,
+            f"members-{i}-team": team.pk,
+            f"members-{i}-order": member.order,
+            f"members-{i}-player": member.player_id,
+        }
+    client = Client()
+    client.force_login(user)
+    url = reverse("admin:tournaments_team_change", args=[team.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and 'name="members-MAX_NUM_FORMS" value="2"' in page.text
+    refused = client.post(url, form)
+    assert refused.status_code == 200 and team.members.count() == 2
