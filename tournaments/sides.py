@@ -3,12 +3,8 @@
 A team event is of a game with fixed sides (``Game.fixed_sides``): a table seats two teams, team
 A on the seats of the game's first side and team B on those of its second, each team in its
 members' order. So a team has as many players as a side has seats (大怪路子: 3 of 6 seats, by
-parity; a game of two sides of two at tables of four: 2), and nothing here names a game.
-
->>> team_size("daguai"), side_seats("daguai"), seating("daguai", "abc", "xyz")
-(3, ((0, 2, 4), (1, 3, 5)), ['a', 'x', 'b', 'y', 'c', 'z'])
->>> seat_side("daguai", 3), seats_text("daguai", "A"), side_figure("daguai")
-('B', '0, 2, 4', 'level')
+parity, seated a0 b0 a1 b1 a2 b2; a game of two sides of two at tables of four: 2), and nothing
+here names a game (tests/tournaments/test_sides.py).
 """
 
 from __future__ import annotations
