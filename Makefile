@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 VAR := var
 MSGFMT ?= msgfmt
 
-.PHONY: demo test setup install messages migrate lint format clean
+.PHONY: demo test test-fast setup install messages migrate lint format clean
 
 demo: setup migrate
 	$(PY) manage.py load_demo
@@ -29,6 +29,13 @@ test: setup
 	@LUZI_BROKER_DIR=$${LUZI_BROKER_DIR:-$(VAR)/broker-test} $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; failing on purpose." >&2; fi; \
 	exit $$rc
+
+# The tests a developer runs between changes: everything but the browser tests and the tests that
+# start Celery processes (markers set in tests/conftest.py), on two processes (pytest-xdist).
+FAST_WORKERS ?= 2
+test-fast: setup
+	@LUZI_BROKER_DIR=$${LUZI_BROKER_DIR:-$(VAR)/broker-test} $(PY) -m pytest -m "not browser and not worker" \
+		-n $(FAST_WORKERS) $(PYTEST_ARGS)
 
 setup: install messages
 

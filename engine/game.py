@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from engine.errors import EngineError
+from engine.sheets import SheetSpec
 
 __all__ = [
     "END_REASONS",
@@ -33,6 +34,7 @@ __all__ = [
     "ReplayStep",
     "ScoredSheet",
     "SheetDeal",
+    "SheetSpec",
     "SystemPlays",
     "UnknownGameError",
     "Verdict",
@@ -479,6 +481,10 @@ class Game(Protocol):
     end_reasons: tuple[str, ...]
     #: whether a referee's score sheet of an offline table can be scored (``score_sheet``)
     score_sheets: bool
+    #: the score sheet as the site's one entry form, its preview and the printed sheet render it
+    #: (its fields, the printed columns, the words of each deal's result); ``None`` when the game
+    #: has no score sheets (:mod:`engine.sheets`, ``docs/adding-a-game.md``)
+    sheet_spec: SheetSpec | None
 
     def side_of(self, seat: int) -> str | None: ...
 

@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
-from django.utils.translation import pgettext, pgettext_lazy
 
 from engine.errors import EngineError
+from engine.registry import get_game, registered_keys
 
-__all__ = ["MESSAGES", "cards_text", "engine_message"]
+__all__ = ["MESSAGES", "cards_text", "engine_message", "game_catalog"]
 
-#: Error code -> the translatable format of its message (``%(name)s`` params). The codes are the
-#: engine's (``engine.errors.message_codes()``); a test checks every one is here.
-MESSAGES: dict[str, Promise] = {
+#: The site's own words for the engine's codes that no one game owns (any game's actions,
+#: options and cards; referees' sheets): error code -> the translatable format of its message
+#: (``%(name)s`` params). A game's own codes come from its catalog (``Game.message_catalog``).
+SITE_MESSAGES: dict[str, Promise] = {
     # any game
     "common.seat_range": _l("There is no seat %(seat)s."),
     "common.unknown_action": _l("This game has no action %(kind)s."),
@@ -56,125 +58,6 @@ MESSAGES: dict[str, Promise] = {
     "cards.unknown_token": _l("%(token)s is no card."),
     "cards.unknown_token_in": _l("%(token)s is no card."),
     "cards.unknown_rank": _l("%(token)s is no rank."),
-    # 大怪路子: playing
-    "daguai.not_awaited": _l("It is not %(seat)s's turn to act."),
-    "daguai.not_a_seat_action": _l("There is no seat %(seat)s."),
-    "daguai.deal_over": _l("The deal is over."),
-    "daguai.escape_system": _l("The system never escapes for a player."),
-    "daguai.system_plays": _l("The system plays something else here."),
-    "daguai.not_holding": _l("%(seat)s does not hold %(cards)s."),
-    "daguai.escape_after_out": _l("%(seat)s has already gone out of this deal and cannot escape."),
-    "daguai.no_return_now": _l("No tribute is being returned (还贡) now."),
-    "daguai.no_tribute_received": _l("%(seat)s received no tribute (进贡), so returns nothing."),
-    "daguai.already_returned": _l("%(seat)s has already returned a card (还贡)."),
-    "daguai.return_one_card": _l("Return (还贡) exactly one card."),
-    "daguai.not_playing_yet": _l("Nobody plays yet: tribute is being paid and returned."),
-    "daguai.not_your_turn": _l("It is not %(seat)s's turn."),
-    "daguai.leader_must_play": _l("The leader must play, not pass."),
-    "daguai.play_needs_cards": _l("A play needs cards."),
-    "daguai.not_a_play": _l("%(cards)s is no play."),
-    "daguai.wrong_count": _l("%(count)s cards cannot be played on %(current_count)s."),
-    "daguai.does_not_beat": _l(
-        "%(cards)s (%(type)s) does not beat %(current)s (%(current_type)s)."
-    ),
-    "daguai.unknown_action": _l("This game has no action %(kind)s: play, pass or return."),
-    "daguai.return_exactly_one": _l("Return (还贡) exactly one card."),
-    "daguai.no_deal_number": _l("There is no deal %(number)s: %(dealt)s deals were dealt."),
-    # 大怪路子: a referee's sheet
-    "daguai.sheet_object": _l("The score sheet is not valid."),
-    "daguai.sheet_deals_list": _l("The score sheet's deals are not a list."),
-    "daguai.entry_object": _l("The entry is not valid."),
-    "daguai.entry_unknown_keys": _l("Unknown fields %(keys)s."),
-    "daguai.seat_list": _l("%(field)s must be a list of seats, not %(value)s."),
-    "daguai.seat_value": _l("%(field)s must be a seat, not %(value)s."),
-    "daguai.first_dealer": _l("The first dealer must be a seat, not %(value)s."),
-    "daguai.escape_and_leave": _l("A deal has an escape or a seat leaving, not both."),
-    "daguai.leave_with_finish": _l("A seat leaving between deals has no finishing order."),
-    "daguai.match_ended": _l("The match had already ended (%(end)s)."),
-    "daguai.not_a_seat": _l("%(seat)s is not a seat."),
-    "daguai.escaped_after_out": _l("%(seat)s escaped after going out."),
-    "daguai.finish_not_seat": _l("%(seat)s in finishing order %(order)s is not a seat."),
-    "daguai.finish_twice": _l("%(seat)s goes out twice in finishing order %(order)s."),
-    "daguai.finish_goes_on": _l(
-        "The deal ended when side %(team)s was all out (after %(seat)s), but finishing order "
-        "%(order)s goes on."
-    ),
-    "daguai.finish_not_ended": _l(
-        "Finishing order %(order)s has not ended the deal: no side is all out."
-    ),
-    "daguai.finish_ended": _l("Finishing order %(order)s has already ended the deal."),
-    "daguai.escape_gone_out": _l(
-        "%(seat)s has already gone out in finishing order %(order)s: only a player still holding "
-        "cards can escape."
-    ),
-    "daguai.base_negative": _l("The base score must not be negative, not %(base)s."),
-    # 小路子: playing
-    "xiaoluzi.not_awaited": _l("It is not %(seat)s's turn to act."),
-    "xiaoluzi.system_not_awaited": _l("It is not %(seat)s's turn to act."),
-    "xiaoluzi.not_a_seat_action": _l("There is no seat %(seat)s."),
-    "xiaoluzi.deal_over": _l("The deal is over."),
-    "xiaoluzi.escape_system": _l("The system never escapes for a player."),
-    "xiaoluzi.system_takes": _l("The system plays something else here."),
-    "xiaoluzi.not_your_turn": _l("It is not %(seat)s's turn."),
-    "xiaoluzi.out_of_order": _l("This answer comes out of order."),
-    "xiaoluzi.no_question": _l("Nobody is asked to 宣牌 or 反宣 now."),
-    "xiaoluzi.not_holding": _l("%(seat)s does not hold %(cards)s."),
-    "xiaoluzi.card_twice": _l("The same card is selected twice."),
-    "xiaoluzi.not_playing_yet": _l("Nobody plays yet: 宣牌 and 反宣 come first."),
-    "xiaoluzi.leader_must_play": _l("The leader must play, not pass."),
-    "xiaoluzi.not_a_play": _l("%(cards)s is no play."),
-    "xiaoluzi.wrong_count": _l("%(count)s cards cannot be played on %(current_count)s."),
-    "xiaoluzi.does_not_beat": _l("%(cards)s does not beat %(current)s."),
-    "xiaoluzi.lead_7h": _l("The first lead must include 红桃7."),
-    "xiaoluzi.escape_bystander": _l("%(seat)s watches this deal (旁观) and cannot escape."),
-    "xiaoluzi.escape_out": _l("%(seat)s is out already and cannot escape."),
-    # 小路子: settling
-    "xiaoluzi.seat_needed": _l("%(field)s: a seat is needed."),
-    "xiaoluzi.not_a_seat": _l("%(field)s: %(value)s is not a seat."),
-    "xiaoluzi.none_no_roles": _l("普通模式 has no 宣牌 and no 反宣."),
-    "xiaoluzi.declared_no_counter": _l("一打三 has no 反宣."),
-    "xiaoluzi.declare_and_counter": _l("%(seat)s cannot both 宣牌 and 反宣."),
-    "xiaoluzi.finish_twice": _l("A player goes out twice in %(finish)s."),
-    "xiaoluzi.played_counts": _l("Cards played: four counts of 0 or more, not %(played)s."),
-    "xiaoluzi.played_hand": _l("Cards played: a hand has %(hand)s cards, not %(played)s."),
-    "xiaoluzi.none_ends_third": _l(
-        "普通模式 ends when the third player goes out, not with finishing order %(finish)s."
-    ),
-    "xiaoluzi.mode_ends_first": _l(
-        "This mode ends when the first player goes out, not with finishing order %(finish)s."
-    ),
-    "xiaoluzi.bystander_out": _l("%(seat)s watches this deal (旁观) and cannot go out."),
-    "xiaoluzi.bystander_plays": _l("%(seat)s watches this deal (旁观) and plays no card."),
-    "xiaoluzi.out_played_all": _l("%(seat)s went out, so played %(hand)s cards."),
-    "xiaoluzi.played_all_out": _l("%(seat)s played %(hand)s cards, so went out."),
-    "xiaoluzi.out_played": _l("%(seat)s went out, so played cards."),
-    "xiaoluzi.cannot_escape_over": _l("The deal is over: %(seat)s cannot escape."),
-    "xiaoluzi.cannot_escape_out": _l("%(seat)s is out already and cannot escape."),
-    "xiaoluzi.cannot_escape_bystander": _l("%(seat)s watches this deal (旁观) and cannot escape."),
-    # 上海斗地主: playing
-    "doudizhu.not_awaited": _l("It is not %(seat)s's turn to act."),
-    "doudizhu.not_a_seat_action": _l("There is no seat %(seat)s."),
-    "doudizhu.deal_over": _l("The deal is over."),
-    "doudizhu.escape_kind": _l("The system never escapes for a player."),
-    "doudizhu.system_plays": _l("The system plays something else here."),
-    "doudizhu.not_your_turn": _l("It is not %(seat)s's turn."),
-    "doudizhu.expected_kind": _l("This is not the time for that action."),
-    "doudizhu.bid_too_low": _l("A bid (叫分) must be above the highest so far (%(highest)s)."),
-    "doudizhu.report_whole_sets": _l(
-        "报到 declares whole sets (the four jokers, or every card of a rank): here %(sets)s."
-    ),
-    "doudizhu.not_holding": _l("%(seat)s does not hold %(cards)s."),
-    "doudizhu.leader_must_play": _l("The leader must play, not pass."),
-    "doudizhu.not_a_play": _l("%(cards)s is no play."),
-    "doudizhu.does_not_beat": _l(
-        "%(cards)s (%(type)s) does not beat %(current)s (%(current_type)s)."
-    ),
-    "doudizhu.bomb_limit": _l("%(seat)s has played the %(limit)s bombs allowed."),
-    "doudizhu.set_whole": _l("A declared 报到 set goes out whole and alone (%(sets)s)."),
-    # the adapters
-    "adapter.bid_value": _l("A bid (叫分) is 1, 2 or 3."),
-    "adapter.yes_no": _l("Answer yes or no."),
-    "adapter.no_deal_number": _l("There is no deal %(number)s: %(dealt)s deals were dealt."),
     # any referee's sheet
     "sheet.object": _l("The score sheet is not valid."),
     "sheet.deals_list": _l("The deals are not a list."),
@@ -236,6 +119,61 @@ MESSAGES: dict[str, Promise] = {
     "doudizhu_sheet.winner_missing": _l("missing: the 地主 or the 农民 won (or 荒番, an escape)."),
     "doudizhu_sheet.one_end": _l("A deal ends one way, not with both %(first)s and %(second)s."),
 }
+
+
+class CatalogText:
+    """One code of a game's catalog, in the active language when it is shown (``str``)."""
+
+    __slots__ = ("chinese", "english")
+
+    def __init__(self, chinese: str, english: str) -> None:
+        self.chinese = chinese
+        self.english = english
+
+    def __str__(self) -> str:
+        return self.chinese if (get_language() or "").startswith("zh") else self.english
+
+    def __repr__(self) -> str:
+        return f"CatalogText({self.chinese!r}, {self.english!r})"
+
+
+def game_catalog(game: Any) -> Mapping[str, tuple[str, str]]:
+    """The catalog of ``game``'s own codes, code -> (Chinese, English) (``Game.message_catalog``;
+    a game that has none: empty, and its codes fall back to the engine's English)."""
+    catalog = getattr(game, "message_catalog", None)
+    return catalog() if callable(catalog) else {}
+
+
+def _catalogs() -> dict[str, CatalogText]:
+    texts: dict[str, CatalogText] = {}
+    for key in registered_keys():
+        for code, (chinese, english) in game_catalog(get_game(key)).items():
+            texts.setdefault(code, CatalogText(chinese, english))
+    return texts
+
+
+class _Messages(Mapping[str, "Promise | CatalogText"]):
+    """Every code the site can say: its own words, then each registered game's catalog (read
+    anew, so that a game registered at run time brings its words with it)."""
+
+    def _all(self) -> dict[str, Promise | CatalogText]:
+        return {**_catalogs(), **SITE_MESSAGES}
+
+    def __getitem__(self, code: str) -> Promise | CatalogText:
+        text = SITE_MESSAGES.get(code)
+        return text if text is not None else _catalogs()[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+#: Error code -> its text for people in the active language (``str()`` of it): the site's own
+#: words and every registered game's catalog. The codes are the engine's
+#: (``engine.errors.message_codes()``); a test checks every one is here.
+MESSAGES: Mapping[str, Promise | CatalogText] = _Messages()
 
 #: Field names of referees' sheets (the JSON keys, which English pages show as they are), as the
 #: Chinese form labels them.
@@ -346,8 +284,9 @@ def engine_message(error: EngineError, *, seat_names: Sequence[str] | None = Non
     """``error`` in the active language: its code's translated format with its params (cards
     as cards, seats as ``seat_names`` when given), after where it happened (``第 2 副：叫分：``);
     the engine's English message for a code this table does not know."""
-    text = MESSAGES.get(error.code)
-    if text is None:
+    try:
+        text = MESSAGES[error.code]
+    except KeyError:
         return str(error)
     try:
         message = str(text) % _shown(error.params, seat_names)

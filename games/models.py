@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from engine.registry import DEFAULT_GAME
 from games.table_context import table_title
 
 #: The most seats a table may have (the games have 4 or 6); each table knows its own count.
@@ -87,7 +88,10 @@ class Table(models.Model):
 
     name = models.CharField(_("name"), max_length=100)
     game = models.CharField(
-        _("game"), max_length=32, default="daguai", help_text=_("The game's key in the registry.")
+        _("game"),
+        max_length=32,
+        default=DEFAULT_GAME,
+        help_text=_("The game's key in the registry."),
     )
     seat_count = models.PositiveSmallIntegerField(_("seats"), default=6)
     mode = models.CharField(_("mode"), max_length=10, choices=Mode.choices, default=Mode.ONLINE)
@@ -177,7 +181,7 @@ class Match(models.Model):
         Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="matches"
     )
     #: the table's game when the match began (a match never changes game)
-    game = models.CharField(_("game"), max_length=32, default="daguai")
+    game = models.CharField(_("game"), max_length=32, default=DEFAULT_GAME)
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
     deals_per_match = models.PositiveSmallIntegerField(_("deals per match"), default=3)
     base_score = models.PositiveIntegerField(_("base score (底分)"), default=1)

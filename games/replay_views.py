@@ -16,6 +16,7 @@ A deal whose hands are hidden, or whose table the user may not see, is a 404 eve
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -48,12 +49,14 @@ from games.replay import (
     match_replay_deals,
     table_replay_deal,
 )
+from games.table_ui import game_table_ui, page_words
 from games.views import refusal_text, table_strings
 
 
-def replay_strings() -> dict[str, Any]:
-    """The words of the replay page's script (with the table page's, for the same facts)."""
-    return {
+def replay_strings(terms: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The words of the replay page's script (with the table page's, for the same facts), with
+    the game's ``terms`` (its table description's) over them."""
+    site = {
         **table_strings(),
         "stepOf": _("Step %(n)s of %(total)s"),
         "dealt": _("The cards as dealt."),
@@ -69,6 +72,7 @@ def replay_strings() -> dict[str, Any]:
         "points": _("Points"),
         "copied": _("Link copied."),
     }
+    return page_words(site, terms or {})
 
 
 def _english() -> bool:
@@ -110,11 +114,14 @@ def deal_replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         str(d["id"]): reverse("games:deal_replay", args=[d["id"]]) for d in data["match"]["deals"]
     }
     share = request.build_absolute_uri(reverse("games:deal_replay", args=[deal.pk])) + "#challenge"
+    ui = game_table_ui(game)
+    data["ui"] = {key: value for key, value in ui.items() if key != "terms"}
     context = {
         "deal": deal,
         "table": deal.match.table,
         "config": data,
-        "strings": replay_strings(),
+        "strings": replay_strings(ui["terms"]),
+        "challenge_note": ui["terms"].get("challengeNote", ""),
         "game_name": game.name_en if _english() else game.name_zh,
         "positions": range(game.seat_count),
         "leaderboard": deal_leaderboard(deal=deal, user=request.user),

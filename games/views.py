@@ -21,6 +21,7 @@ from games.limits import table_open_throttled
 from games.models import Table
 from games.practice import practice_table_open
 from games.table_context import table_context
+from games.table_ui import game_table_ui, page_words
 
 
 def _plural(singular: str, plural: str) -> dict[str, str]:
@@ -61,10 +62,7 @@ def table_strings(game: Any = None) -> dict[str, Any]:
         "noMatch": _("No match at this table yet."),
         "dealOf": _("deal %(n)s of %(total)s"),
         "dealNumber": _("deal %(n)s"),
-        "levelRank": _("级牌 %(rank)s"),
         # %(A)s and %(B)s: the sides' names (a team event's teams), else the letters A and B
-        "levels": _("levels %(A)s %(a)s : %(B)s %(b)s"),
-        "teamPoints": _("points %(A)s %(a)s : %(B)s %(b)s"),
         "matchOver": _("The match is over."),
         "matchOverCheck": _("The match is over: there is nothing more to play."),
         "matchOverConn": _("match over"),
@@ -82,36 +80,22 @@ def table_strings(game: Any = None) -> dict[str, Any]:
             "of the rules, so the match ends."
         ),
         "betweenDeals": _("The deal is over; the next deal is being dealt."),
-        "returnPrompt": _(
-            "%(name)s paid you %(card)s (进贡). Select one card to return to them (还贡)."
-        ),
-        "waitingReturn": _("Waiting for the return (还贡) of %(names)s."),
         "yourTurnLead": _("Your lead: select cards and play."),
         "yourTurnFollow": _("Your turn: beat the play or pass."),
         "waitingFor": _("Waiting for %(name)s."),
-        "tribute": _("进贡 and 还贡"),
-        "tributeLine": _("%(payer)s → %(receiver)s"),
-        "returned": _("returned (还贡)"),
         "escapeDuring": _("%(name)s escaped (逃跑): the match ends."),
         "leftBetween": _("%(name)s left between deals: the match ends."),
-        "draw": _("A draw: no tribute, no points."),
-        "won": _("%(side)s won the deal."),
-        "payers": _("Paying: %(names)s."),
-        "levelChange": _("Levels %(A)s %(a0)s : %(B)s %(b0)s → %(A)s %(a)s : %(B)s %(b)s."),
-        "passedA": _("Passed A (过A)!"),
         "dealResult": _("Result of deal %(n)s"),
         "finishOrder": _("Finishing order:"),
         "matchWinner": _("%(side)s won the match."),
         "matchTie": _("The match is tied."),
         "endReasons": {
             "deals_played": _("all deals played"),
-            "passed_a": _("passed A (过A)"),
             "escape": _("escape (逃跑)"),
             "left": _("left between deals"),
         },
         "backToMyPage": _("Back to my page"),
         "progress": _("The match so far"),
-        "ladder": _("Levels (A:B):"),
         "secondsLeft": _("%(n)s s"),
         "serverError": _("The server could not answer. Try again."),
         "offline": _("No connection to the server."),
@@ -127,19 +111,6 @@ def table_strings(game: Any = None) -> dict[str, Any]:
         "hintMore": _("… and %(n)s more."),
         "groupBySuit": _("Group by suit"),
         "groupByRank": _("Group by rank"),
-        "leaveConfirm": _(
-            "Leave the table? During a deal this is an escape (逃跑): you lose 18 × the base "
-            "score and the match ends. Closing the page is not leaving."
-        ),
-        "leaveConfirmOut": _(
-            "Leave the table? You have gone out of this deal, so it is no escape; if you are "
-            "still away when the next deal starts, you have left between deals (−3 × the base "
-            "score) and the match ends."
-        ),
-        "leaveConfirmBetween": _(
-            "Leave the table? Leaving between deals costs you 3 × the base score and ends the "
-            "match."
-        ),
         "leaveNoted": _(
             "You have left the table: unless you come back before the next deal starts, you "
             "have left between deals."
@@ -165,62 +136,12 @@ def table_strings(game: Any = None) -> dict[str, Any]:
             "%(n)s more system plays are an escape (逃跑): play yourself.",
         ),
         "bannerLast": _("One more system play is an escape (逃跑): play yourself now."),
-        # 小路子 and 上海斗地主
-        "landlord": _("地主"),
-        "farmer": _("农民"),
-        "markedHolder": _("标记牌"),
-        "marked": _("标记牌"),
-        "heldBy": _("held by %(name)s"),
-        "bids": _("叫分"),
-        "bidOf": _("%(n)s 分"),
-        "noBid": _("不叫"),
-        "kitty": _("底牌"),
-        "openHand": _("摊打"),
-        "headBid": _("头撂"),
-        "huangfan": _("荒番 ×%(n)s"),
-        "markedJoker": _("标记王"),
-        "reported": _("报到 %(n)s"),
-        "reportSets": _("报到"),
-        "bombLimit": _("炸弹 (limit)"),
-        "bombsLeft": _plural("%(n)s bomb left", "%(n)s bombs left"),
-        "factors": _("番数"),
-        "noFactor": _("no factor"),
+        # a game's own words come with its table description (games/table_ui.py)
         "score": _("Points so far"),
         "pointsOf": _("%(n)s points"),
-        "silver": _("银子"),
-        "allPass": _("荒番: nobody bid; the deal is dealt again."),
-        "landlordWon": _("The landlord (地主) %(name)s won."),
-        "farmersWon": _("The farmers (农民) won."),
-        "declarer": _("宣牌"),
-        "counter": _("反宣"),
-        "bystander": _("旁观"),
-        "bystanderTitle": _("watches this deal; their hand stays hidden"),
-        "holder7h": _("红桃7"),
-        "answers": _("宣牌 / 反宣"),
-        "mode": _("Mode"),
-        "modes": {"none": _("普通模式"), "declared": _("一打三"), "countered": _("一对一")},
-        "slam": _("关门 (slam)!"),
-        "kinds": {
-            "declare": _("宣牌"),
-            "no_declare": _("不宣"),
-            "counter": _("反宣"),
-            "no_counter": _("不反宣"),
-            "open:yes": _("摊打"),
-            "open:no": _("不摊打"),
-            "fight:yes": _("打"),
-            "fight:no": _("不打"),
-            "report": _("报到"),
-            "report:none": _("不报到"),
-        },
         "chooseAny": _("Your decision."),
-        "choose": {
-            "xiaoluzi:declare": _("Do you declare (宣牌)? You play one against three."),
-            "xiaoluzi:counter": _("Do you counter-declare (反宣)? You play one against one."),
-            "shanghai_doudizhu:bid": _("Your bid (叫分): 1, 2 or 3, or 不叫."),
-            "shanghai_doudizhu:open": _("头撂: do you play with your hand face up (摊打)?"),
-            "shanghai_doudizhu:report": _("Declare your 报到 sets, or none."),
-            "shanghai_doudizhu:fight": _("报到: do you fight it (打) or concede (不打)?"),
-        },
+        "kinds": {},
+        "choose": {},
         "conn": {
             "connecting": _("connecting…"),
             "live": _("live"),
@@ -263,11 +184,13 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     config["sideNames"] = belongs.side_names if belongs is not None else {}
     game = engine_state.game_of(table)
     english = not (get_language() or "").startswith("zh")
+    ui = game_table_ui(game)
+    config["ui"] = {key: value for key, value in ui.items() if key != "terms"}
     context = {
         "table": table,
         "seat": seat,
         "config": config,
-        "strings": table_strings(game),
+        "strings": page_words(table_strings(game), ui["terms"]),
         "positions": range(table.seat_count),
         "title": belongs.title if belongs is not None else table.title,
         "crumbs": belongs.links if belongs is not None else (),

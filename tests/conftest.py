@@ -69,3 +69,60 @@ def _fresh_channel_layer() -> Iterator[None]:
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark what a test needs beyond the process it runs in: ``browser`` for everything under
+    tests/browser/, ``worker`` for a test that starts real Celery processes (tests/workers.py),
+    itself or through a function of its module. `make test-fast` leaves both out; `make test` and
+    CI run everything."""
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
+        function = getattr(item, "function", None)
+        module = getattr(item, "module", None)
+        if function is None or module is None:
+            continue
+        codes = [function.__code__]
+        fixtures = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        for definitions in fixtures.values():
+            codes += [d.func.__code__ for d in definitions if hasattr(d.func, "__code__")]
+        if any(_code_names(code) & _worker_names(module) for code in codes):
+            item.add_marker(pytest.mark.worker)
+
+
+_WORKER_ENTRIES = frozenset({"celery_workers", "start_worker", "workers"})
+
+
+def _code_names(code: Any) -> set[str]:
+    """The global names a function's code (with its nested functions) reads."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _code_names(const)
+    return names
+
+
+def _worker_names(module: Any) -> set[str]:
+    """Names of ``module`` whose use starts Celery processes: the entries of tests/workers.py
+    (imported at the top or inside a function) and the module's functions that call them."""
+    cached = getattr(module, "_luzi_worker_names", None)
+    if cached is not None:
+        return set(cached)
+    names = set(_WORKER_ENTRIES)
+    functions = {
+        name: _code_names(value.__code__)
+        for name, value in vars(module).items()
+        if callable(value)
+        and getattr(value, "__module__", None) == module.__name__
+        and hasattr(value, "__code__")
+    }
+    grown = True
+    while grown:
+        grown = False
+        for name, used in functions.items():
+            if name not in names and used & names:
+                names.add(name)
+                grown = True
+    module._luzi_worker_names = frozenset(names)
+    return names

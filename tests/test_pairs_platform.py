@@ -119,6 +119,7 @@ def test_a_team_event_of_a_two_a_side_game_runs_end_to_end() -> None:
         match.refresh_from_db()
         assert match.points[0] == match.points[2] and sum(match.points) == 0
         assert set(match.side_points) == {"A", "B"}
+        assert client.get(f"/tables/{table.pk}/").status_code == 200  # the person's table page
 
         # a Swiss round: 5 teams, 2 tables and a bye; team A on the seats of the game's side A
         # (0, 2), team B on those of side B (1, 3), each in its members' order

@@ -43,6 +43,7 @@ from engine.game import (
 )
 from engine.sampling import deal_hidden
 from engine.search import DealWorld, SearchBot, clone_deal
+from engine.sheets import SheetColumn, SheetField, SheetSpec, seat_name, words
 
 __all__ = ["GAME", "PACK", "ToyAction", "ToyDeal", "ToyGame", "ToyMatch", "ToyOptions"]
 
@@ -505,6 +506,58 @@ def _sheet_tricks(item: dict[str, Any], where: str) -> tuple[int, ...]:
     return tuple(tricks)
 
 
+def _form_deal(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A deal of the sheet from one row of the site's form: the tricks per seat, an escape, or
+    a seat leaving before the deal; ``None`` for a blank row."""
+    if row.get("leave") is not None:
+        return {"leave": row["leave"]}
+    if row.get("escape") is not None:
+        return {"escape": row["escape"]}
+    tricks = row.get("tricks") or []
+    if all(t is None for t in tricks):
+        return None
+    return {"tricks": [t or 0 for t in tricks]}
+
+
+def _describe(
+    result: Mapping[str, Any], seats: Sequence[str], sides: Mapping[str, str], english: bool
+) -> str:
+    """A deal in words: who took the most tricks, or who escaped."""
+    if result.get("outcome") == "escape":
+        name = seat_name(seats, result.get("seat"))
+        return words(english, "{name}逃跑", "{name} escaped (逃跑)", name=name)
+    tricks = list(result.get("tricks") or [])
+    best = [s for s, t in enumerate(tricks) if tricks and t == max(tricks)]
+    if len(best) != 1:
+        return words(english, "墩数相同：不计分", "A tie on tricks: nobody scores")
+    name = seat_name(seats, best[0])
+    return words(english, "{name}墩数最多", "{name} took the most tricks", name=name)
+
+
+#: 玩具牌's score sheet: the tricks each seat won, or an escape, or a leaving.
+SHEET = SheetSpec(
+    fields=(
+        SheetField("tricks", "seat_numbers", "墩数：{name}", "Tricks: {name}", maximum=4),
+        SheetField("escape", "seat", "逃跑", "Escaped (逃跑)"),
+        SheetField("leave", "seat", "开局前离开", "Left before it"),
+    ),
+    form_deal=_form_deal,
+    columns=(
+        SheetColumn("墩数，{seat} 号座位", "Tricks, seat {seat}", per_seat=True),
+        SheetColumn("逃跑／离开（座位号）", "Escape / leave (seat)"),
+    ),
+    first_dealer_zh="首局发牌（可不填）",
+    first_dealer_en="First dealer (optional)",
+    first_dealer_print_zh="首局发牌（座位号）",
+    first_dealer_print_en="First dealer (seat)",
+    help_zh="每局填写每人赢的墩数（共 4 墩），或谁逃跑、谁在开局前离开。",
+    help_en="For each deal: the tricks each player won (4 in all), or who escaped or left.",
+    print_help_zh="每局写每人赢的墩数。",
+    print_help_en="Write the tricks each player won.",
+    describe=_describe,
+)
+
+
 class ToyGame:
     """玩具牌 as :class:`engine.game.Game`."""
 
@@ -520,6 +573,7 @@ class ToyGame:
         FigureSpec("tricks", "墩数", "tricks", "seat", minimum=0, maximum=10**6, start=0),
     )
     score_sheets: bool = True
+    sheet_spec: SheetSpec | None = SHEET
 
     def side_of(self, seat: int) -> str | None:
         _seat(seat)

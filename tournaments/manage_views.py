@@ -29,9 +29,10 @@ from config.converters import MAX_ID
 from config.exceptions import ApplicationError, NotAllowedError
 from config.health import check_broker, stall_seconds, stalled_tables
 from engine.duplicate import first_dealer
+from engine.registry import get_game
 from games import presence
 from games.models import TableSeat
-from tournaments import registration_import, services, sheets
+from tournaments import registration_import, services, sheet_form, sheets
 from tournaments import results as results_services
 from tournaments.importing import OTHERS_CHOICES, OTHERS_NEW
 from tournaments.models import (
@@ -475,145 +476,44 @@ def _pairing(request: HttpRequest, pk: int, pairing: int) -> tuple[Event, Pairin
     )
 
 
-#: Places a referee picks per deal: a deal ends once a whole side is out, by the fifth at most.
-PICKED_PLACES = 5
-#: Rows of a game's own entry form beyond its deals per match (上海斗地主's all-pass deals).
-OWN_EXTRA_ROWS = 2
-
-
-def _picked_deals(request: HttpRequest, rows: int) -> list[dict[str, Any]]:
-    """The deals chosen with the seat pickers (``d1_1`` ... ``d1_5``, ``d1_escape``,
-    ``d1_leave``); blank rows are skipped. ValueError for a value that is no seat."""
-    deals: list[dict[str, Any]] = []
-    for n in range(1, rows + 1):
-        finish = [request.POST.get(f"d{n}_{k}", "") for k in range(1, PICKED_PLACES + 1)]
-        escape = request.POST.get(f"d{n}_escape", "")
-        leave = request.POST.get(f"d{n}_leave", "")
-        if not any(finish) and not escape and not leave:
-            continue
-        deal: dict[str, Any] = {"finish": [_seat_value(v) for v in finish if v]}
-        if escape:
-            deal["escape"] = _seat_value(escape)
-        if leave:
-            deal["leave"] = _seat_value(leave)
-        deals.append(deal)
-    return deals
-
-
-def _seat_value(value: str) -> int:
-    if value.isascii() and value.isdigit() and int(value) <= 5:
-        return int(value)
-    raise ValueError(value)
-
-
-def _deals_text(deals: list[dict[str, Any]]) -> str:
-    """The deals in the referee's line notation (``1 0 escape 3``), to carry a preview's sheet."""
-    lines = []
-    for deal in deals:
-        words = [str(s) for s in deal.get("finish", [])]
-        if deal.get("escape") is not None:
-            words += ["escape", str(deal["escape"])]
-        if deal.get("leave") is not None:
-            words += ["leave", str(deal["leave"])]
-        lines.append(" ".join(words))
-    return "\n".join(lines)
-
-
-def _picker_rows(request: HttpRequest, rows: int) -> list[dict[str, Any]]:
-    """The seat pickers' rows with what was chosen in them (for the form shown again)."""
-    post = request.POST if request.method == "POST" else {}
-    return [
-        {
-            "number": n,
-            "places": [(k, post.get(f"d{n}_{k}", "")) for k in range(1, PICKED_PLACES + 1)],
-            "escape": post.get(f"d{n}_escape", ""),
-            "leave": post.get(f"d{n}_leave", ""),
-        }
-        for n in range(1, rows + 1)
-    ]
-
-
-def _own_sheet(request: HttpRequest, game: str, rows: int) -> tuple[Any, Any]:
-    """The first dealer and deals of a game's own sheet as posted: the sheet typed as JSON (the
-    API's body, or only its deals), else the form's picks. Raises ApplicationError."""
-    text = request.POST.get("sheet", "").strip()
-    if not text:
-        first = request.POST.get("first_dealer", "").strip()
-        try:
-            deals = sheets.picked_deals(game, request.POST, rows)
-        except sheets.PickError as error:
-            raise ApplicationError(error.message) from None
-        if not first:
-            return None, deals
-        if not (first.isascii() and first.isdigit() and len(first) == 1):
-            raise ApplicationError(_("The first dealer is a seat from 0 to 3."))
-        return int(first), deals
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ApplicationError(
-            _('The typed sheet is not JSON, such as {"deals": [{"landlord": 0, ...}]}.')
-        ) from None
-    if isinstance(data, list):
-        data = {"deals": data}
-    if not isinstance(data, dict) or set(data) - {"first_dealer", "deals"}:
-        raise ApplicationError(_('A sheet is {"first_dealer": seat, "deals": [...]}.'))
-    return data.get("first_dealer"), data.get("deals")
-
-
-def _own_rows(request: HttpRequest, rows: int) -> list[dict[str, Any]]:
-    """The rows of a game's own entry form with what was picked in them (``row.v.landlord``)."""
-    post = request.POST if request.method == "POST" else {}
-    out = []
-    for n in range(1, rows + 1):
-        prefix = f"d{n}_"
-        values = {k[len(prefix) :]: v for k, v in post.items() if k.startswith(prefix)}
-        out.append({"number": n, "p": prefix, "v": values})
-    return out
-
-
 @login_required
 def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
-    """An offline table's result: the referee picks each deal's finishing order by name, sees
-    what the engine makes of it (tribute, points, levels, 过A), then enters it; a second person
-    confirms or rejects a version after seeing the same preview."""
+    """An offline table's result: the referee picks each deal's fields by name (the game's sheet
+    spec), sees what the engine makes of it in words, then enters it; a second person confirms
+    or rejects a version after seeing the same preview."""
     event, p = _pairing(request, pk, pairing)
-    game = p.table.game
-    own = not sheets.finish_orders(game)  # the game's own sheet (上海斗地主, 小路子)
-    rows = max(event.deals_per_match, 1) + (OWN_EXTRA_ROWS if own else 0)
+    game = get_game(p.table.game)
+    try:
+        spec = sheets.spec_of(game)
+    except ApplicationError as error:
+        return _bad_form(request, error.message)
+    people = sheet_form.seat_people(p, game)
+    names = [""] * game.seat_count
+    for person in people:
+        names[person["seat"]] = person["name"]
+    rows = sheet_form.form_rows(spec, event.deals_per_match)
     preview = None
     sheet = ""
     if request.method == "POST":
         action = request.POST.get("action", "submit")
         if action in ("submit", "preview"):
             try:
-                first_dealer: int | None
-                if own:
-                    first_dealer, deals = _own_sheet(request, game, rows)
-                else:
-                    text = request.POST.get("deals", "")
-                    if text.strip():
-                        deals = results_services.deals_parse(text)
-                    else:
-                        deals = _picked_deals(request, rows)
-                    first_dealer = int(request.POST.get("first_dealer", ""))
+                first_dealer, deals = sheet_form.posted_sheet(request.POST, game, spec, rows, names)
                 if action == "preview":
                     preview = results_services.result_preview(
                         pairing=p, user=acting_user(request), first_dealer=first_dealer, deals=deals
                     )
-                    if own:
+                    if spec.typed == "lines":
+                        sheet = sheet_form.deals_text(deals)
+                    else:
                         carried: dict[str, Any] = {"deals": deals}
                         if first_dealer is not None:
                             carried["first_dealer"] = first_dealer
                         sheet = json.dumps(carried, ensure_ascii=False)
-                    else:
-                        sheet = _deals_text(deals)
                 else:
                     results_services.result_submit(
                         pairing=p, user=acting_user(request), first_dealer=first_dealer, deals=deals
                     )
-            except ValueError:
-                messages.error(request, _("The first dealer and every pick are seats from 0 to 5."))
             except ApplicationError as error:
                 messages.error(request, error.message)
             else:
@@ -645,28 +545,25 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
                 )
             if done:
                 return redirect("tournaments:table_result", event.pk, p.pk)
-    seats = list(p.table.seats.select_related("player").order_by("seat"))
     versions = list(p.results.select_related("submitted_by", "reviewed_by").order_by("-version"))
     confirmed = next((v for v in versions if v.status == ResultSubmission.Status.CONFIRMED), None)
     shown = [v for v in versions if v.status == ResultSubmission.Status.PENDING or v is confirmed]
     previews = {v.pk: results_services.submission_preview(submission=v) for v in shown}
+    form = request.POST if request.method == "POST" else _sheet_defaults(event, p)
     return render(
         request,
         "tournaments/manage/table_result.html",
         {
             "event": event,
             "pairing": p,
-            "seats": seats,
+            "seats": people,
             "versions": [(v, previews.get(v.pk)) for v in versions],
             "confirmed": confirmed,
             "pending": any(v.status == ResultSubmission.Status.PENDING for v in versions),
-            "rows": _own_rows(request, rows) if own else _picker_rows(request, rows),
-            "own": own,
-            "game": game,
-            "choices": sheets.form_choices(),
+            "entry": sheet_form.entry_rows(spec, people, form, rows),
             "preview": preview,
             "sheet": sheet,
-            "form": request.POST if request.method == "POST" else _sheet_defaults(event, p),
+            "form": form,
             "is_organizer": services.event_is_organizer(event=event, user=acting_user(request)),
         },
     )
@@ -811,28 +708,29 @@ def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _printed(event: Event) -> dict[str, Any]:
+    """What every printed sheet of the event shows: the game's columns, its rows."""
+    game = get_game(event.game)
+    spec = sheets.spec_of(game)
+    return {
+        "printed": sheet_form.printed_sheet(spec, game),
+        "deals": range(1, sheet_form.printed_rows(spec, event.deals_per_match) + 1),
+    }
+
+
 @login_required
 def score_sheet(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
     event, p = _pairing(request, pk, pairing)
     seats = list(p.table.seats.select_related("player").order_by("seat"))
+    try:
+        printed = _printed(event)
+    except ApplicationError as error:
+        return _bad_form(request, error.message)
     return render(
         request,
         "tournaments/manage/score_sheet.html",
-        {
-            "event": event,
-            "pairing": p,
-            "seats": seats,
-            "deals": range(1, _sheet_rows(event) + 1),
-            "places": range(1, 7),
-        },
+        {"event": event, "pairing": p, "seats": seats, **printed},
     )
-
-
-def _sheet_rows(event: Event) -> int:
-    """Rows of a printed sheet: the deals per match, and room for all-pass deals (荒番) and
-    corrections for the games entered field by field."""
-    extra = 0 if sheets.finish_orders(event.game) else OWN_EXTRA_ROWS + 2
-    return event.deals_per_match + extra
 
 
 @login_required
@@ -846,6 +744,10 @@ def score_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         .prefetch_related("table__seats__player")
         .order_by("number")
     )
+    try:
+        printed = _printed(event)
+    except ApplicationError as error:
+        return _bad_form(request, error.message)
     return render(
         request,
         "tournaments/manage/score_sheets.html",
@@ -853,8 +755,7 @@ def score_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "event": event,
             "round": round,
             "pairings": pairings,
-            "deals": range(1, _sheet_rows(event) + 1),
-            "places": range(1, 7),
+            **printed,
             "admin_url": reverse("admin:index"),
         },
     )

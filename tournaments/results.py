@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Match, Table
-from games.services import offline_match_record, offline_sheet
+from games.services import offline_match_record
 from tournaments import duplicate, sheets
 from tournaments.models import (
     Pairing,
@@ -49,18 +49,22 @@ class _DryRun(Exception):
 
 
 def _sheet(pairing: Pairing, first_dealer: Any, deals: Any) -> dict[str, Any]:
-    """The game's score sheet of a version: 大怪路子's finishing orders (checked here, as always),
-    or the game's own deals as sent (the engine checks their fields). Raises ApplicationError."""
+    """The game's score sheet of a version, as its spec has it: the first dealer (a seat, when
+    the game needs one), the deals as sent (checked here as finishing orders for a game whose
+    deals are; the engine checks every field). Raises ApplicationError."""
     game = get_game(pairing.table.game)
+    spec = sheets.spec_of(game)
     seat = isinstance(first_dealer, int) and not isinstance(first_dealer, bool)
-    if sheets.finish_orders(game.key):
-        if not seat or not 0 <= first_dealer <= 5:
-            raise ApplicationError(_("The first dealer is a seat from 0 to 5."))
-        return offline_sheet(first_dealer=first_dealer, deals=sheets.offline_deals(deals))
     last = game.seat_count - 1
-    if first_dealer is not None and (not seat or not 0 <= first_dealer <= last):
+    if (first_dealer is None and spec.first_dealer_required) or (
+        first_dealer is not None and (not seat or not 0 <= first_dealer <= last)
+    ):
         raise ApplicationError(_("The first dealer is a seat from 0 to %(last)d.") % {"last": last})
-    sheet: dict[str, Any] = {"deals": sheets.sheet_deals_check(deals)}
+    if spec.typed == "lines":
+        checked = sheets.finish_deals(deals, game.seat_count)
+    else:
+        checked = sheets.sheet_deals_check(deals)
+    sheet: dict[str, Any] = {"deals": checked}
     if first_dealer is not None:
         sheet["first_dealer"] = first_dealer
     return sheet
@@ -147,10 +151,10 @@ def result_submit(
 ) -> ResultSubmission:
     """Enter a version of an offline table's result; it waits for a second person to confirm.
 
-    ``deals`` are the game's own (大怪路子: finishing orders; 上海斗地主 and 小路子: their score
-    sheets' deals, ``first_dealer`` optional). The engine checks it at once (through games'
-    services, in a rolled-back savepoint), so an impossible deal is refused here with the engine's
-    reason, naming the deal and the field. A version still waiting is
+    ``deals`` are the game's own (its sheet spec: finishing orders, or the fields of its score
+    sheet's deals; ``first_dealer`` as the spec needs it). The engine checks it at once
+    (through games' services, in a rolled-back savepoint), so an impossible deal is refused
+    here with the engine's reason, naming the deal and the field. A version still waiting is
     replaced. Raises ApplicationError, NotAllowedError or ConflictError, changing nothing.
     """
 

@@ -19,6 +19,7 @@ from games.models import Deal, FigureStep, Match, TableSeat
 from tournaments import duplicate
 from tournaments import projector as slides
 from tournaments.apis import standings_csv, standings_rows_fresh
+from tournaments.deal_notes import levels_why
 from tournaments.event_services import can_create_events
 from tournaments.exports import csv_download
 from tournaments.models import (
@@ -34,7 +35,6 @@ from tournaments.models import (
 )
 from tournaments.organizers import event_is_referee
 from tournaments.qr import qr_svg
-from tournaments.result_preview import levels_why
 from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
     STANDINGS_CACHE_SECONDS,

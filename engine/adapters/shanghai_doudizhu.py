@@ -10,7 +10,7 @@ Escaping is leaving the table during a deal (an *active* escape).
 A referee's score sheet of an offline table (:meth:`DoudizhuGame.score_sheet`) is JSON,
 ``{"first_dealer": 0, "deals": [...]}``, one object per deal, all-pass deals included
 (``docs/shanghai_doudizhu.md``, *Score sheets*; every field in
-:mod:`engine.adapters.shanghai_doudizhu_sheet`)::
+:mod:`engine.shanghai_doudizhu.sheet`)::
 
     {"landlord": 0, "bid": 2, "winner": "landlord"}
     {"landlord": 1, "bid": 3, "head_bid": true, "open_hand": true, "report": "double_play",
@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.adapters.shanghai_doudizhu_options import option_specs
-from engine.adapters.shanghai_doudizhu_sheet import score_sheet
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.game import (
@@ -56,6 +55,7 @@ from engine.game import (
     OptionSpec,
     ReplayStep,
     ScoredSheet,
+    SheetSpec,
     SystemPlays,
     Verdict,
     World,
@@ -81,8 +81,11 @@ from engine.shanghai_doudizhu import (
     replay_match,
 )
 from engine.shanghai_doudizhu.explain import explain_selection
+from engine.shanghai_doudizhu.messages import TEXTS
 from engine.shanghai_doudizhu.record import replay_steps
 from engine.shanghai_doudizhu.search import sample_world
+from engine.shanghai_doudizhu.sheet import SHEET_SPEC, score_sheet
+from engine.shanghai_doudizhu.table_ui import table_ui
 
 __all__ = ["GAME", "DoudizhuGame", "DoudizhuMatchState", "DoudizhuOptions"]
 
@@ -422,6 +425,7 @@ class DoudizhuGame:
         FigureSpec("landlord_wins", "地主胜局", "landlord wins", "seat", 0, _BIG, 0),
     )
     score_sheets: bool = True
+    sheet_spec: SheetSpec | None = SHEET_SPEC
     rules_version: str = RULES_VERSION
 
     def side_of(self, seat: int) -> str | None:
@@ -524,7 +528,7 @@ class DoudizhuGame:
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
         """Check and score a referee's sheet (its JSON: the module docstring and
-        :mod:`engine.adapters.shanghai_doudizhu_sheet`); ``base`` sets the options' ``base``."""
+        :mod:`engine.shanghai_doudizhu.sheet`); ``base`` sets the options' ``base``."""
         if not isinstance(options, DoudizhuOptions):
             raise EngineError(f"not the options of 上海斗地主: {options!r}")
         return score_sheet(entry, rules=dataclasses.replace(options.rules, base=base))
@@ -561,6 +565,15 @@ class DoudizhuGame:
         were selected (``view``: its private view of the deal; see
         :mod:`engine.shanghai_doudizhu.explain`)."""
         return explain_selection(view=view, cards=cards, english=english)
+
+    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
+        """What the table and replay pages show of the game, in Chinese or English
+        (:mod:`engine.table_ui`)."""
+        return table_ui(chinese=chinese)
+
+    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
+        """The game's error codes as people read them: code -> (Chinese, English)."""
+        return TEXTS
 
     def to_json(self) -> dict[str, Any]:
         return {

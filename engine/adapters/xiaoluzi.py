@@ -7,7 +7,7 @@ card room's (``base`` of :meth:`XiaoluziGame.new_match` sets the options' ``base
 
 A referee's score sheet of an offline table (:meth:`XiaoluziGame.score_sheet`) is JSON,
 ``{"first_dealer": 0, "deals": [...]}``, one object per deal (``docs/xiaoluzi.md``, *Score
-sheets*; every field in :mod:`engine.adapters.xiaoluzi_sheet`)::
+sheets*; every field in :mod:`engine.xiaoluzi.sheet`)::
 
     {"mode": "none", "finish": [3, 1, 0], "played": [8, 8, 5, 8]}
     {"mode": "declared", "declarer": 2, "finish": [2], "slam": true}
@@ -38,7 +38,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.adapters.xiaoluzi_sheet import match_figures, score_sheet
 from engine.cards import format_cards
 from engine.errors import EngineError
 from engine.game import (
@@ -51,6 +50,7 @@ from engine.game import (
     OptionSpec,
     ReplayStep,
     ScoredSheet,
+    SheetSpec,
     SystemPlays,
     Verdict,
     World,
@@ -75,8 +75,11 @@ from engine.xiaoluzi import (
 )
 from engine.xiaoluzi.actions import SEATS
 from engine.xiaoluzi.explain import explain_selection
+from engine.xiaoluzi.messages import TEXTS
 from engine.xiaoluzi.record import replay_steps
 from engine.xiaoluzi.search import sample_world
+from engine.xiaoluzi.sheet import SHEET_SPEC, match_figures, score_sheet
+from engine.xiaoluzi.table_ui import table_ui
 
 __all__ = ["GAME", "XiaoluziGame", "XiaoluziMatchState"]
 
@@ -379,6 +382,7 @@ class XiaoluziGame:
         ),
     )
     score_sheets: bool = True
+    sheet_spec: SheetSpec | None = SHEET_SPEC
     rules_version: str = RULES_VERSION
 
     def side_of(self, seat: int) -> str | None:
@@ -497,7 +501,7 @@ class XiaoluziGame:
         return sample_world(deal, seat, random.Random(rng.getrandbits(64)))
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
-        """Check and score a referee's sheet (its JSON: :mod:`engine.adapters.xiaoluzi_sheet`);
+        """Check and score a referee's sheet (its JSON: :mod:`engine.xiaoluzi.sheet`);
         ``base`` sets the options' ``base_score``, the silver is the options' ``base_silver``."""
         if not isinstance(options, Rules):
             raise EngineError(f"not the options of 小路子: {options!r}")
@@ -529,6 +533,15 @@ class XiaoluziGame:
         """Whether ``cards`` make one of the seat's legal plays now, and why not in words
         (``view``: its private view of the deal; see :mod:`engine.xiaoluzi.explain`)."""
         return explain_selection(view=view, cards=cards, english=english)
+
+    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
+        """What the table and replay pages show of the game, in Chinese or English
+        (:mod:`engine.table_ui`)."""
+        return table_ui(chinese=chinese)
+
+    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
+        """The game's error codes as people read them: code -> (Chinese, English)."""
+        return TEXTS
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -26,11 +26,14 @@ from engine.daguai.actions import DEFAULT_RULES, RULES_VERSION, Action, ActionKi
 from engine.daguai.bots import HeuristicBot, RandomBot
 from engine.daguai.deal import Deal, Phase
 from engine.daguai.match import Match, MatchEnd
+from engine.daguai.messages import TEXTS
 from engine.daguai.offline import OfflineEntry, score_match
 from engine.daguai.plays import Play, classify, parse_level
 from engine.daguai.record import Record, replay, replay_match, replay_steps
 from engine.daguai.result import SEATS, DealResult, EscapeResult, Levels, Team
 from engine.daguai.search import sample_world
+from engine.daguai.sheet import SHEET_SPEC
+from engine.daguai.table_ui import table_ui
 from engine.errors import EngineError
 from engine.game import (
     END_REASONS,
@@ -43,6 +46,7 @@ from engine.game import (
     ReplayStep,
     ScoredSheet,
     SheetDeal,
+    SheetSpec,
     SystemPlays,
     Verdict,
     World,
@@ -401,6 +405,7 @@ class DaguaiGame:
     )
     rules_version: str = RULES_VERSION
     score_sheets: bool = True
+    sheet_spec: SheetSpec | None = SHEET_SPEC
 
     def side_of(self, seat: int) -> str | None:
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
@@ -597,6 +602,15 @@ class DaguaiGame:
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
     ) -> Verdict:
         return explain_selection(view=view, cards=cards, english=english)
+
+    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
+        """What the table and replay pages show of the game, in Chinese or English
+        (:mod:`engine.table_ui`)."""
+        return table_ui(chinese=chinese)
+
+    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
+        """The game's error codes as people read them: code -> (Chinese, English)."""
+        return TEXTS
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -51,3 +51,108 @@ MESSAGES: dict[str, str] = {
 }
 
 register_messages(MESSAGES)
+
+
+#: The same codes as people read them: code -> (Simplified Chinese, English), with ``%(name)s``
+#: params. The site shows these (``Game.message_catalog``), naming cards as cards and seats as
+#: their players; rule terms keep their Chinese names in English too.
+TEXTS: dict[str, tuple[str, str]] = {
+    "xiaoluzi.not_awaited": ("现在不该%(seat)s操作。", "It is not %(seat)s's turn to act."),
+    "xiaoluzi.system_not_awaited": ("现在不该%(seat)s操作。", "It is not %(seat)s's turn to act."),
+    "xiaoluzi.not_a_seat_action": ("没有座位 %(seat)s。", "There is no seat %(seat)s."),
+    "xiaoluzi.deal_over": ("这一局已经结束。", "The deal is over."),
+    "xiaoluzi.escape_system": ("系统不会替玩家逃跑。", "The system never escapes for a player."),
+    "xiaoluzi.system_takes": ("此处系统代打的是别的牌。", "The system plays something else here."),
+    "xiaoluzi.not_your_turn": ("还没轮到%(seat)s出牌。", "It is not %(seat)s's turn."),
+    "xiaoluzi.out_of_order": ("现在还没轮到这个回答。", "This answer comes out of order."),
+    "xiaoluzi.no_question": ("现在不是宣牌或反宣的时候。", "Nobody is asked to 宣牌 or 反宣 now."),
+    "xiaoluzi.not_holding": ("%(seat)s手里没有%(cards)s。", "%(seat)s does not hold %(cards)s."),
+    "xiaoluzi.card_twice": ("同一张牌选了两次。", "The same card is selected twice."),
+    "xiaoluzi.not_playing_yet": (
+        "还不能出牌：先宣牌和反宣。",
+        "Nobody plays yet: 宣牌 and 反宣 come first.",
+    ),
+    "xiaoluzi.leader_must_play": ("首家必须出牌，不能不出。", "The leader must play, not pass."),
+    "xiaoluzi.not_a_play": ("%(cards)s 不成牌型。", "%(cards)s is no play."),
+    "xiaoluzi.wrong_count": (
+        "%(count)s 张牌不能压 %(current_count)s 张牌。",
+        "%(count)s cards cannot be played on %(current_count)s.",
+    ),
+    "xiaoluzi.does_not_beat": (
+        "%(cards)s 压不过 %(current)s。",
+        "%(cards)s does not beat %(current)s.",
+    ),
+    "xiaoluzi.lead_7h": ("首次出牌必须含红桃7。", "The first lead must include 红桃7."),
+    "xiaoluzi.escape_bystander": (
+        "%(seat)s本局旁观，不能逃跑。",
+        "%(seat)s watches this deal (旁观) and cannot escape.",
+    ),
+    "xiaoluzi.escape_out": (
+        "%(seat)s已出完，不能逃跑。",
+        "%(seat)s is out already and cannot escape.",
+    ),
+    "xiaoluzi.seat_needed": ("%(field)s：需要填写座位。", "%(field)s: a seat is needed."),
+    "xiaoluzi.not_a_seat": (
+        "%(field)s：%(value)s 不是座位。",
+        "%(field)s: %(value)s is not a seat.",
+    ),
+    "xiaoluzi.none_no_roles": ("普通模式没有宣牌和反宣。", "普通模式 has no 宣牌 and no 反宣."),
+    "xiaoluzi.declared_no_counter": ("一打三没有反宣。", "一打三 has no 反宣."),
+    "xiaoluzi.declare_and_counter": (
+        "%(seat)s不能既宣牌又反宣。",
+        "%(seat)s cannot both 宣牌 and 反宣.",
+    ),
+    "xiaoluzi.finish_twice": (
+        "%(finish)s 中有人出完了两次。",
+        "A player goes out twice in %(finish)s.",
+    ),
+    "xiaoluzi.played_counts": (
+        "出牌张数：应为四个不小于 0 的数，而不是 %(played)s。",
+        "Cards played: four counts of 0 or more, not %(played)s.",
+    ),
+    "xiaoluzi.played_hand": (
+        "出牌张数：一手牌只有 %(hand)s 张，而不是 %(played)s。",
+        "Cards played: a hand has %(hand)s cards, not %(played)s.",
+    ),
+    "xiaoluzi.none_ends_third": (
+        "普通模式在第三人出完时结束，出完顺序不能是 %(finish)s。",
+        "普通模式 ends when the third player goes out, not with finishing order %(finish)s.",
+    ),
+    "xiaoluzi.mode_ends_first": (
+        "该模式在第一人出完时结束，出完顺序不能是 %(finish)s。",
+        "This mode ends when the first player goes out, not with finishing order %(finish)s.",
+    ),
+    "xiaoluzi.bystander_out": (
+        "%(seat)s本局旁观，不能出完。",
+        "%(seat)s watches this deal (旁观) and cannot go out.",
+    ),
+    "xiaoluzi.bystander_plays": (
+        "%(seat)s本局旁观，不出牌。",
+        "%(seat)s watches this deal (旁观) and plays no card.",
+    ),
+    "xiaoluzi.out_played_all": (
+        "%(seat)s已出完，所以出了 %(hand)s 张牌。",
+        "%(seat)s went out, so played %(hand)s cards.",
+    ),
+    "xiaoluzi.played_all_out": (
+        "%(seat)s出了 %(hand)s 张牌，所以已出完。",
+        "%(seat)s played %(hand)s cards, so went out.",
+    ),
+    "xiaoluzi.out_played": ("%(seat)s已出完，所以出过牌。", "%(seat)s went out, so played cards."),
+    "xiaoluzi.cannot_escape_over": (
+        "这一局已结束：%(seat)s不能逃跑。",
+        "The deal is over: %(seat)s cannot escape.",
+    ),
+    "xiaoluzi.cannot_escape_out": (
+        "%(seat)s已出完，不能逃跑。",
+        "%(seat)s is out already and cannot escape.",
+    ),
+    "xiaoluzi.cannot_escape_bystander": (
+        "%(seat)s本局旁观，不能逃跑。",
+        "%(seat)s watches this deal (旁观) and cannot escape.",
+    ),
+    "adapter.no_deal_number": (
+        "没有第 %(number)s 局：只发了 %(dealt)s 局。",
+        "There is no deal %(number)s: %(dealt)s deals were dealt.",
+    ),
+}

@@ -11,14 +11,15 @@
   var $ = function (id) { return document.getElementById(id); };
   var config = JSON.parse($("replay-config").textContent);
   var T = JSON.parse($("replay-strings").textContent);
-  var game = config.game;
+  // what the replay shows of its game comes from the game's package, as data (describe.js)
+  var UI = config.ui || {};
   var steps = config.steps;
   var last = steps.length - 1;
   var step = 0;
   var timer = null;
 
   function view() { return steps[step].view; }
-  var C = window.LuziCards(T, function () { return game === "daguai" ? view().level : null; });
+  var C = window.LuziCards(T, function () { return UI.levelKey ? view()[UI.levelKey] : null; });
 
   function fmt(template, values) {
     // a count's words come in plural forms ({one, other}), chosen by the count n
@@ -30,13 +31,27 @@
   function seatName(s) { return config.seats[s] ? config.seats[s].player : "#" + (s + 1); }
   function sideName(side) { return side === "A" ? T.sideA : T.sideB; }
   function signed(p) { return p > 0 ? "+" + p : String(p); }
+  var D = window.LuziDescribe(T, UI, {
+    fmt: fmt, seatName: seatName, sideName: sideName, cardsRow: C.cardsRow, pointsTable: pointsTable,
+    cardsText: function (cards) { return cards; },
+  });
+  function ctx(extra) {
+    // what the game's description reads: the step's view, the other cards (x), a seat...
+    var c = { v: view(), x: steps[step].extra || {} };
+    Object.keys(extra || {}).forEach(function (k) { c[k] = extra[k]; });
+    return c;
+  }
 
   // --- words for an action, a result ----------------------------------------------------------
+  function passChosen(a, before) {
+    // a pass that is a decision of its phase (the game's "passChoice": 斗地主's 不叫 in the bidding)
+    return a.kind === "pass" && !!UI.passChoice && !!before && before.phase === UI.passChoice;
+  }
+
   function choiceText(a, before) {
-    if (a.kind === "bid") return fmt(T.bidOf, { n: a.value });
-    if (a.kind === "open" || a.kind === "fight") return T.kinds[a.kind + (a.value ? ":yes" : ":no")];
-    if (a.kind === "report" && !a.cards) return T.kinds["report:none"];
-    if (a.kind === "pass" && game === "shanghai_doudizhu" && before && before.phase === "bid") return T.noBid;
+    // a decision in the game's words for its kind ("buttons"), else the kind's name
+    var button = (UI.buttons || {})[a.kind];
+    if (button && (a.kind !== "pass" || passChosen(a, before))) return D.text(button, ctx({ a: a }));
     return T.kinds[a.kind] || a.kind;
   }
 
@@ -51,50 +66,19 @@
     if (a.kind === "escape") text = fmt(T.escapes, { name: name });
     else if (a.kind === "play") { text = fmt(T.played, { name: name }); cards = a.cards || ""; }
     else if (a.kind === "return") { text = fmt(T.returns, { name: name }); cards = a.cards || ""; }
-    else if (a.kind === "pass" && !(game === "shanghai_doudizhu" && before.phase === "bid")) text = fmt(T.passes, { name: name });
+    else if (a.kind === "pass" && !passChosen(a, before)) text = fmt(T.passes, { name: name });
     else {
       text = fmt(T.chooses, { name: name, choice: choiceText(a, before) });
-      if (a.kind === "report" && a.cards) cards = a.cards;
+      if (a.cards) cards = a.cards;
     }
     if (a.system) text += " " + T.system;
     return [text, cards];
   }
 
-  function ddzFactors(f) {
-    var bits = [];
-    if (f.bid) bits.push(fmt(T.bidOf, { n: f.bid }));
-    if (f.huangfan) bits.push(fmt(T.huangfan, { n: f.huangfan }));
-    if (f.marked_joker) bits.push(T.markedJoker);
-    if (f.head_bid) bits.push(T.headBid);
-    if (f.open_hand) bits.push(T.openHand);
-    if (f.reported) bits.push(fmt(T.reported, { n: f.reported }));
-    return bits.length ? bits.join(" · ") : T.noFactor;
-  }
-
   function resultText(r) {
+    // a deal's result in the game's words ("replayResult")
     if (!r) return "";
-    if (game === "shanghai_doudizhu") {
-      if (r.outcome === "all_pass") return T.allPass;
-      if (r.outcome === "escape") return fmt(T.escapeDuring, { name: seatName(r.escaper) });
-      var who = r.winner === "landlord" ? fmt(T.landlordWon, { name: seatName(r.landlord) }) : T.farmersWon;
-      return who + " " + (r.outcome === "report_no_play" ? T.kinds["fight:no"] + " · " : "") + ddzFactors(r.factors || {});
-    }
-    if (game === "xiaoluzi") {
-      if (r.kind === "escape") return fmt(T.escapeDuring, { name: seatName(r.seat) });
-      var text = (T.modes[r.mode] || r.mode || "") + " · " + T.finishOrder + " " + (r.finish || []).map(seatName).join(" → ");
-      if (r.slam) text += " · " + T.slam;
-      return text;
-    }
-    if (game !== "daguai") return r.outcome || "";
-    if (r.outcome === "escape") return fmt(T.escapeDuring, { name: seatName(r.seat) });
-    if (r.outcome === "draw") return T.draw;
-    var line = fmt(T.won, { side: sideName(r.winner) }) + " " +
-      fmt(T.payers, { names: (r.payers || []).map(seatName).join(", ") });
-    if (r.levels_before && r.levels) {
-      line += " " + fmt(T.levelChange, { a0: r.levels_before.A, b0: r.levels_before.B, a: r.levels.A, b: r.levels.B });
-    }
-    if (r.passed_a) line += " " + T.passedA;
-    return line;
+    return D.text(UI.replayResult, ctx({ r: r }));
   }
 
   // --- drawing ----------------------------------------------------------------------------------
@@ -107,19 +91,11 @@
 
   function seatTags(head, s, v) {
     var seat = config.seats[s];
-    if (game === "daguai") {
-      tag(head, sideName(seat.side), "side");
-      if (v.dealer === s) tag(head, T.dealer, "dealer");
-    }
-    if (game === "shanghai_doudizhu" && v.landlord !== null && v.landlord !== undefined) {
-      tag(head, v.landlord === s ? T.landlord : T.farmer, v.landlord === s ? "role landlord" : "role");
-    }
-    if (game === "xiaoluzi") {
-      if (v.holder_7h === s) tag(head, T.holder7h);
-      if (v.declarer === s) tag(head, T.declarer, "role");
-      if (v.counter === s) tag(head, T.counter, "role");
-      if ((v.bystanders || []).indexOf(s) >= 0) tag(head, T.bystander);
-    }
+    // the seat's side and role in the deal, as the game shows them ("replayRoles")
+    D.entries(UI.replayRoles, ctx({ seat: s, info: seat })).forEach(function (found) {
+      var e = found.entry;
+      tag(head, D.text(e.text, found.ctx), e.cls ? D.text(e.cls, found.ctx) : undefined);
+    });
     var place = (v.finish || []).indexOf(s);
     if (place >= 0) tag(head, fmt(T.finished, { n: place + 1 }), "finished");
     if (seat.bot) tag(head, T.bot);
@@ -137,7 +113,7 @@
     document.querySelectorAll("#seats .rseat").forEach(function (box) {
       var s = Number(box.dataset.seat);
       box.innerHTML = "";
-      box.className = "rseat" + (game === "daguai" ? " side-" + config.seats[s].side : "") +
+      box.className = "rseat" + (UI.replaySides ? " side-" + config.seats[s].side : "") +
         (acted === s ? " acted" : "") + ((v.awaiting || []).indexOf(s) >= 0 ? " turn" : "");
       var head = document.createElement("div");
       head.className = "seat-head";
@@ -179,61 +155,15 @@
   }
 
   function drawFacts() {
+    // the deal's facts as the game lists them ("replayFacts": 级牌 and 进贡, bids, 底牌, the mode...)
     var box = $("facts");
-    var v = view();
-    var extra = steps[step].extra || {};
     box.innerHTML = "";
-    if (game === "daguai") {
-      factRow(box, T.levelRank.replace(/\s*%\(rank\)s/, ""), String(v.level), "fact-level");
-      (v.tributes || []).forEach(function (t) {
-        var span = document.createElement("span");
-        span.appendChild(document.createTextNode(fmt(T.tributeLine, { payer: seatName(t.payer), receiver: seatName(t.receiver) }) + " "));
-        if (t.card) span.appendChild(C.cardsRow(t.card));
-        if (t["return"]) {
-          span.appendChild(document.createTextNode(" · " + T.returned + " "));
-          span.appendChild(C.cardsRow(t["return"]));
-        }
-        factRow(box, T.tribute, span, null);
-      });
-    }
-    if (game === "shanghai_doudizhu") {
-      if (v.marked) {
-        var marked = document.createElement("span");
-        marked.appendChild(C.cardsRow(v.marked.card));
-        marked.appendChild(document.createTextNode(" " + fmt(T.heldBy, { name: seatName(v.marked.seat) })));
-        factRow(box, T.marked, marked);
-      }
-      factRow(box, T.bids, (v.bids || []).map(function (b) {
-        return seatName(b.seat) + " " + (b.bid ? fmt(T.bidOf, { n: b.bid }) : T.noBid);
-      }).join(" → ") || "—", "fact-bids");
-      if (v.landlord !== null && v.landlord !== undefined) {
-        factRow(box, T.landlord, seatName(v.landlord) + " · " + fmt(T.bidOf, { n: v.bid }) +
-          (v.head_bid ? " · " + T.headBid : "") + (v.open_hand ? " · " + T.openHand : ""), "fact-landlord");
-      }
-      if (extra.kitty) {
-        var kitty = C.cardsRow(extra.kitty);
-        if (v.landlord !== null && v.landlord !== undefined && v.phase !== "bid") {
-          var k = document.createElement("span");
-          k.appendChild(kitty);
-          k.appendChild(document.createTextNode(" " + T.kittyTaken));
-          kitty = k;
-        }
-        factRow(box, T.kitty, kitty, "fact-kitty");
-      }
-      if (v.declared && v.declared.length) {
-        var sets = document.createElement("span");
-        v.declared.forEach(function (set) { sets.appendChild(C.cardsRow(set)); sets.appendChild(document.createTextNode(" ")); });
-        if (v.fight === true || v.fight === false) sets.appendChild(document.createTextNode(T.kinds[v.fight ? "fight:yes" : "fight:no"]));
-        factRow(box, T.reportSets, sets, "fact-report");
-      }
-    }
-    if (game === "xiaoluzi") {
-      factRow(box, T.answers, (v.answers || []).map(function (a) {
-        var kind = a[0] === "declare" ? (a[2] ? "declare" : "no_declare") : (a[2] ? "counter" : "no_counter");
-        return seatName(a[1]) + " " + T.kinds[kind];
-      }).join(" → ") || "—", "fact-answers");
-      if (v.mode) factRow(box, T.mode, T.modes[v.mode] || v.mode, "fact-mode");
-    }
+    D.entries(UI.replayFacts, ctx()).forEach(function (found) {
+      var e = found.entry;
+      var content = D.content(e.value, found.ctx);
+      if (e.skipEmpty && !content) return;
+      factRow(box, D.text(e.label, found.ctx), content, e.id || null);
+    });
     box.hidden = !box.childNodes.length;
   }
 
@@ -269,18 +199,22 @@
     var p = document.createElement("p");
     p.textContent = resultText(r);
     box.appendChild(p);
-    if (game === "daguai" && view().finish && view().finish.length) {
-      var f = document.createElement("p");
-      f.textContent = T.finishOrder + " " + view().finish.map(seatName).join(" → ");
-      box.appendChild(f);
-    }
+    resultBlocks(box, UI.resultBefore, ctx({ r: r }));
     box.appendChild(pointsTable(r.points || config.deal.points || []));
-    if (game === "xiaoluzi" && r.silver) {
-      var sv = document.createElement("p");
-      sv.textContent = T.silver;
-      box.appendChild(sv);
-      box.appendChild(pointsTable(r.silver));
-    }
+    resultBlocks(box, UI.resultAfter, ctx({ r: r }));
+  }
+
+  function resultBlocks(box, list, c) {
+    // paragraphs and points tables the game adds to a deal's result
+    D.entries(list, c).forEach(function (found) {
+      var e = found.entry;
+      if (e.p !== undefined) {
+        var p = document.createElement("p");
+        p.textContent = D.text(e.p, found.ctx);
+        box.appendChild(p);
+      }
+      if (e.points !== undefined) box.appendChild(pointsTable(D.value({ get: e.points }, found.ctx) || {}));
+    });
   }
 
   function drawMoves() {
@@ -315,7 +249,7 @@
     if (line[1]) text.appendChild(C.cardsRow(line[1]));
     var v = view();
     var meta = [fmt(T.dealOf, { n: config.deal.number, total: config.match.deals_per_match })];
-    if (game === "daguai") meta.push(fmt(T.levelRank, { rank: v.level }) + " · " + T.dealer + " " + seatName(v.dealer));
+    if (UI.replayHead) meta.push(D.text(UI.replayHead, ctx()));
     $("deal-meta").textContent = meta.join(" · ");
     drawSeats();
     drawFacts();

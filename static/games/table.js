@@ -10,7 +10,12 @@
   var config = JSON.parse(document.getElementById("table-config").textContent);
   var T = JSON.parse(document.getElementById("table-strings").textContent);
   var mySeat = config.seat;
-  var game = config.game || "daguai"; // the table's game: what the state holds differs by game
+  // what the table shows of its game comes from the game's package, as data (describe.js)
+  var UI = config.ui || {};
+  var D = window.LuziDescribe(T, UI, {
+    fmt: fmt, seatName: seatName, sideName: sideName, cardsRow: cardsRow, pointsTable: pointsTable,
+    cardsText: prettyCards,
+  });
   var seatCount = config.seatCount || 6;
   var state = null;
   var selected = []; // indexes into the hand's tokens
@@ -50,7 +55,7 @@
     var p = cardParts(token);
     el.className = "card-face" + (p.suit === "H" || p.suit === "D" || p.joker === "big" ? " red" : "") +
       (p.joker ? " joker" : "");
-    if (state && state.deal && p.rank === state.deal.level) el.className += " level";
+    if (state && state.deal && UI.levelKey && p.rank === state.deal[UI.levelKey]) el.className += " level";
     el.dataset.token = token;
     var r = document.createElement("span");
     r.className = "rank";
@@ -85,7 +90,8 @@
   // --- state helpers ---------------------------------------------------------------------------
   function hand() { return state && state.you && state.you.hand ? state.you.hand.split(" ").filter(Boolean) : []; }
   function deal() { return state ? state.deal : null; }
-  function seatName(seat) { return state.seats[seat] ? playerName(state.seats[seat]) : "#" + seat; }
+  // a seat without a player is named by its number, counted from 1 as people count seats
+  function seatName(seat) { return state.seats[seat] ? playerName(state.seats[seat]) : "#" + (seat + 1); }
   function playerName(s) {
     // a practice bot's name is stored the same in every language ("Bot 2"): shown in the page's
     var bot = s.is_bot && /^(?:Bot|机器人) (\d+)$/.exec(s.player);
@@ -147,38 +153,30 @@
     return tag;
   }
 
+  function ctx(extra) {
+    // what the game's description reads: the deal's view, the match, the sides' names, you
+    var c = { v: deal(), m: state ? state.match : null, sides: sideLabels(), me: mySeat };
+    Object.keys(extra || {}).forEach(function (k) { c[k] = extra[k]; });
+    return c;
+  }
+
   function roleTags(head, seat) {
-    // what the rules show of each seat's role in the deal
-    var d = deal();
-    if (!d) return;
-    if (game === "shanghai_doudizhu") {
-      if (d.landlord === seat) addTag(head, T.landlord, "role landlord");
-      else if (d.landlord !== null && d.landlord !== undefined) addTag(head, T.farmer, "role");
-      if (d.marked && d.marked.seat === seat) addTag(head, T.markedHolder, "role");
-      if (d.phase === "bid") {
-        (d.bids || []).forEach(function (b) {
-          if (b.seat === seat) addTag(head, b.bid ? fmt(T.bidOf, { n: b.bid }) : T.noBid, "bid");
-        });
-      }
-    } else if (game === "xiaoluzi") {
-      if (d.declarer === seat) addTag(head, T.declarer, "role landlord");
-      if (d.counter === seat) addTag(head, T.counter, "role landlord");
-      if ((d.bystanders || []).indexOf(seat) >= 0) addTag(head, T.bystander, "role", T.bystanderTitle);
-      if (d.holder_7h === seat && d.phase === "declare") addTag(head, T.holder7h, "role");
-    }
+    // what the rules show of each seat's role in the deal (the game's "roles")
+    if (!deal()) return;
+    D.entries(UI.roles, ctx({ seat: seat })).forEach(function (found) {
+      var e = found.entry;
+      addTag(head, D.text(e.text, found.ctx), D.text(e.cls || "", found.ctx), e.title ? D.text(e.title, found.ctx) : undefined);
+    });
   }
 
   function seatExtras(box, s) {
-    // cards a seat shows face up: the 摊打 landlord's hand; 小路子's bystanders at the end
-    var d = deal();
-    if (!d) return;
+    // cards a seat shows face up (the game's "shown": 摊打's hand, 小路子's bystanders at the end)
+    if (!deal() || s.seat === mySeat) return;
     var shown = null;
-    if (game === "shanghai_doudizhu" && d.landlord === s.seat && d.landlord_hand && s.seat !== mySeat) {
-      shown = d.landlord_hand;
-    }
-    if (game === "xiaoluzi" && d.revealed && d.revealed[String(s.seat)] && s.seat !== mySeat) {
-      shown = d.revealed[String(s.seat)];
-    }
+    D.entries(UI.shown, ctx({ seat: s.seat })).forEach(function (found) {
+      var cards = D.value({ get: found.entry.cards }, found.ctx);
+      if (cards) shown = cards;
+    });
     if (shown) {
       var face = document.createElement("div");
       face.className = "seat-open";
@@ -244,10 +242,12 @@
       var bits = [];
       if (s.cards !== null && s.cards !== undefined) bits.push(fmt(T.cardsLeft, { n: s.cards }));
       if (d && d.finish && d.finish.indexOf(s.seat) >= 0) bits.push(fmt(T.finished, { n: d.finish.indexOf(s.seat) + 1 }));
-      if (d && d.bomb_limits && d.bomb_limits[s.seat] !== null && d.bomb_limits[s.seat] !== undefined) {
-        bits.push(fmt(T.bombsLeft, { n: Math.max(0, d.bomb_limits[s.seat] - d.bombs[s.seat]) }));
+      if (d) {
+        D.entries(UI.seatInfo, ctx({ seat: s.seat })).forEach(function (found) {
+          bits.push(D.text(found.entry.text, found.ctx));
+        });
       }
-      if (state.match && state.match.points && game !== "daguai") {
+      if (state.match && state.match.points && UI.seatPoints) {
         bits.push(fmt(T.pointsOf, { n: state.match.points[s.seat] }));
       }
       var sys = (state.system_play || [])[s.seat];
@@ -315,14 +315,8 @@
     }
     // deals as people count them: a deal dealt again (荒番) keeps the place of the one it replaces
     $("deal-info").textContent = fmt(T.dealOf, { n: state.deal_ordinal || m.deal_number, total: m.deals_per_match });
-    if (game !== "daguai") {
-      $("level-info").textContent = game === "xiaoluzi" && d && d.mode ? T.modes[d.mode] || d.mode : "";
-      return;
-    }
-    var level = d ? fmt(T.levelRank, { rank: d.level }) + " · " : "";
-    var sides = sideLabels();
-    $("level-info").textContent = level + fmt(T.levels, { A: sides.A, B: sides.B, a: m.levels.A, b: m.levels.B }) +
-      " · " + fmt(T.teamPoints, { A: sides.A, B: sides.B, a: m.team_points.A, b: m.team_points.B });
+    // the game's own line: 大怪路子's levels and points, 小路子's mode...
+    $("level-info").textContent = UI.head ? D.text(UI.head, ctx()) : "";
   }
 
   function drawHand() {
@@ -370,12 +364,11 @@
     if (!m) text = T.noMatch;
     else if (m.status !== "playing") text = matchEndText();
     else if (!d || d.phase === "over") text = T.betweenDeals;
-    else if (myChoice()) text = T.choose[game + ":" + d.phase] || T.chooseAny;
-    else if (game !== "daguai" && d.phase !== "play" && d.awaiting && d.awaiting.length) {
+    else if (myChoice()) text = T.choose[d.phase] || T.chooseAny;
+    else if (UI.waitAwaiting && d.phase !== "play" && d.awaiting && d.awaiting.length) {
       text = fmt(T.waitingFor, { name: d.awaiting.map(seatName).join(", ") });
     } else if (myReturn()) {
-      var t = (d.tributes || []).filter(function (x) { return x.receiver === mySeat; })[0];
-      text = fmt(T.returnPrompt, { name: t ? seatName(t.payer) : "", card: t && t.card ? prettyCards(t.card) : "" });
+      text = UI.returnPrompt ? D.text(UI.returnPrompt, ctx()) : "";
     } else if (d.phase === "return") {
       text = fmt(T.waitingReturn, { names: d.awaiting.map(seatName).join(", ") });
     } else if (myTurn()) {
@@ -436,7 +429,8 @@
     $("btn-return").hidden = !ret;
     $("btn-play").disabled = sending || !turn || !selected.length || (verdict && !verdict.ok);
     $("btn-return").disabled = sending || selected.length !== 1;
-    $("btn-pass").disabled = sending || !turn || (game === "daguai" ? !(d && d.trick && d.trick.current) : !canPass());
+    // the game's rule for a pass: whenever a play is to be beaten, or when the legal actions hold one
+    $("btn-pass").disabled = sending || !turn || (UI.passRule === "trick" ? !(d && d.trick && d.trick.current) : !canPass());
     drawChoices();
     $("btn-hint").disabled = !(turn || ret);
     var playing = state.match && state.match.status === "playing";
@@ -444,10 +438,9 @@
   }
 
   function choiceLabel(a) {
-    if (a.kind === "bid") return fmt(T.bidOf, { n: a.value });
-    if (a.kind === "open" || a.kind === "fight") return T.kinds[a.kind + (a.value ? ":yes" : ":no")];
-    if (a.kind === "report" && !a.cards) return T.kinds["report:none"];
-    if (a.kind === "pass" && game === "shanghai_doudizhu") return T.noBid;
+    // a decision's button: the game's words for its kind ("buttons"), else the kind's name
+    var button = (UI.buttons || {})[a.kind];
+    if (button) return D.text(button, ctx({ a: a }));
     return T.kinds[a.kind] || a.kind;
   }
 
@@ -466,7 +459,7 @@
       b.dataset.kind = a.kind;
       if (a.value !== undefined) b.dataset.value = a.value;
       b.textContent = choiceLabel(a);
-      if (a.kind === "report" && a.cards) b.appendChild(cardsRow(a.cards));
+      if (a.cards) b.appendChild(cardsRow(a.cards));
       b.disabled = sending;
       b.addEventListener("click", function () { sendAction(a); });
       box.appendChild(b);
@@ -491,117 +484,45 @@
     return row;
   }
 
-  function ddzFactors(f) {
-    // 荒番, 标记王, 头撂, 摊打, 报到 of a deal, in words
-    var bits = [];
-    if (f.bid) bits.push(fmt(T.bidOf, { n: f.bid }));
-    if (f.huangfan) bits.push(fmt(T.huangfan, { n: f.huangfan }));
-    if (f.marked_joker) bits.push(T.markedJoker);
-    if (f.head_bid) bits.push(T.headBid);
-    if (f.open_hand) bits.push(T.openHand);
-    if (f.reported) bits.push(fmt(T.reported, { n: f.reported }) + (f.fight === true ? " " + T.kinds["fight:yes"] : f.fight === false ? " " + T.kinds["fight:no"] : ""));
-    return bits.length ? bits.join(" · ") : T.noFactor;
-  }
-
   function drawFacts() {
+    // the deal's facts as the game lists them ("facts": bids, 底牌, the mode, the score...)
     var box = $("facts");
     if (!box) return;
     box.innerHTML = "";
-    var d = deal();
     var m = state.match;
-    box.hidden = game === "daguai" || !m;
+    box.hidden = !(UI.facts || []).length || !m;
     if (box.hidden) return;
-    if (d && game === "shanghai_doudizhu") {
-      if (d.marked) {
-        var marked = document.createElement("span");
-        marked.appendChild(cardsRow(d.marked.card));
-        marked.appendChild(document.createTextNode(" " + fmt(T.heldBy, { name: seatName(d.marked.seat) })));
-        factRow(box, T.marked, marked);
-      }
-      factRow(box, T.bids, (d.bids || []).map(function (b) {
-        return seatName(b.seat) + " " + (b.bid ? fmt(T.bidOf, { n: b.bid }) : T.noBid);
-      }).join(" → ") || "—").id = "fact-bids";
-      if (d.landlord !== null && d.landlord !== undefined) {
-        factRow(box, T.landlord, seatName(d.landlord) + " · " + fmt(T.bidOf, { n: d.bid }) +
-          (d.head_bid ? " · " + T.headBid : "") + (d.open_hand ? " · " + T.openHand : "")).id = "fact-landlord";
-      }
-      if (d.kitty) factRow(box, T.kitty, cardsRow(d.kitty)).id = "fact-kitty";
-      if (d.landlord_hand) factRow(box, T.openHand, cardsRow(d.landlord_hand)).id = "fact-open";
-      if (d.declared && d.declared.length) {
-        var sets = document.createElement("span");
-        d.declared.forEach(function (set) { sets.appendChild(cardsRow(set)); sets.appendChild(document.createTextNode(" ")); });
-        if (d.fight === true || d.fight === false) sets.appendChild(document.createTextNode(T.kinds[d.fight ? "fight:yes" : "fight:no"]));
-        factRow(box, T.reportSets, sets).id = "fact-report";
-      }
-      var limits = (d.bomb_limits || []).map(function (limit, seat) {
-        return limit === null ? null : seatName(seat) + " " + fmt(T.bombsLeft, { n: Math.max(0, limit - d.bombs[seat]) });
-      }).filter(Boolean);
-      if (limits.length) factRow(box, T.bombLimit, limits.join(" · "));
-      // the factors as they stand (the engine's Factors: the highest bid so far while bidding)
-      factRow(box, T.factors, ddzFactors(d.result ? d.result.factors : {
-        bid: d.landlord !== null && d.landlord !== undefined ? d.bid : d.highest,
-        huangfan: d.huangfan, head_bid: d.head_bid, open_hand: d.open_hand,
-        marked_joker: !!d.marked && (d.marked.card === "BJ" || d.marked.card === "SJ"),
-        reported: d.fight !== null && d.fight !== undefined ? (d.declared || []).length : 0,
-        fight: d.declared && d.declared.length ? d.fight : null,
-      })).id = "fact-factors";
-    }
-    if (d && game === "xiaoluzi") {
-      factRow(box, T.answers, (d.answers || []).map(function (a) {
-        var kind = a[0] === "declare" ? (a[2] ? "declare" : "no_declare") : (a[2] ? "counter" : "no_counter");
-        return seatName(a[1]) + " " + T.kinds[kind];
-      }).join(" → ") || "—").id = "fact-answers";
-      if (d.mode) factRow(box, T.mode, T.modes[d.mode] || d.mode).id = "fact-mode";
-      if (d.declarer !== null && d.declarer !== undefined) factRow(box, T.declarer, seatName(d.declarer));
-      if (d.counter !== null && d.counter !== undefined) factRow(box, T.counter, seatName(d.counter));
-      if (d.bystanders && d.bystanders.length) {
-        factRow(box, T.bystander, d.bystanders.map(seatName).join(", ") + " · " + T.bystanderTitle).id = "fact-bystanders";
-      }
-    }
-    var score = factRow(box, T.score, pointsTable(m.points));
-    score.id = "fact-score";
-    var silver = game === "xiaoluzi" && m.figures && m.figures.silver;
-    if (silver) factRow(box, T.silver, pointsTable(silver)).id = "fact-silver";
-  }
-
-  function tributeLines(d) {
-    return (d.tributes || []).map(function (t) {
-      var line = fmt(T.tributeLine, { payer: seatName(t.payer), receiver: seatName(t.receiver) });
-      if (t.card) line += " " + t.card;
-      if (t.returned) line += " · " + T.returned + (t["return"] ? " " + t["return"] : "");
-      return prettyCards(line);
+    D.entries(UI.facts, ctx()).forEach(function (found) {
+      var e = found.entry;
+      var content = D.content(e.value, found.ctx);
+      if (e.skipEmpty && !content) return;
+      var row = factRow(box, D.text(e.label, found.ctx), content);
+      if (e.id) row.id = e.id;
     });
   }
 
   function resultText(r) {
+    // a deal's result in the game's words ("result")
     if (!r) return "";
-    if (game === "shanghai_doudizhu") {
-      if (r.outcome === "all_pass") return T.allPass;
-      if (r.outcome === "escape") return fmt(T.escapeDuring, { name: seatName(r.escaper) });
-      var who = r.winner === "landlord" ? fmt(T.landlordWon, { name: seatName(r.landlord) }) : T.farmersWon;
-      return who + " " + (r.outcome === "report_no_play" ? T.kinds["fight:no"] + " · " : "") + ddzFactors(r.factors);
-    }
-    if (game === "xiaoluzi") {
-      if (r.kind === "escape") return fmt(T.escapeDuring, { name: seatName(r.seat) });
-      if (r.kind === "leave") return fmt(T.leftBetween, { name: seatName(r.seat) });
-      var text = (T.modes[r.mode] || r.mode) + " · " + T.finishOrder + " " + (r.finish || []).map(seatName).join(" → ");
-      if (r.slam) text += " · " + T.slam;
-      return text;
-    }
-    if (r.outcome === "escape") {
-      return fmt(r.during_deal ? T.escapeDuring : T.leftBetween, { name: seatName(r.seat) });
-    }
-    if (r.outcome === "draw") return T.draw;
-    var payers = (r.payers || []).map(seatName).join(", ");
-    var text = fmt(T.won, { side: sideName(r.winner) }) + " " + fmt(T.payers, { names: payers });
-    if (r.levels_before && r.levels) {
-      var sides = sideLabels();
-      text += " " + fmt(T.levelChange, {
-        A: sides.A, B: sides.B, a0: r.levels_before.A, b0: r.levels_before.B, a: r.levels.A, b: r.levels.B,
-      });
-    }
-    if (r.passed_a) text += " " + T.passedA;
-    return text;
+    return D.text(UI.result, ctx({ r: r }));
+  }
+
+  function resultBlocks(box, list, c) {
+    // paragraphs and points tables the game adds to a deal's result
+    D.entries(list, c).forEach(function (found) {
+      var e = found.entry;
+      if (e.h2 !== undefined) {
+        var h = document.createElement("h2");
+        h.textContent = D.text(e.h2, found.ctx);
+        box.appendChild(h);
+      }
+      if (e.p !== undefined) {
+        var p = document.createElement("p");
+        p.textContent = D.text(e.p, found.ctx);
+        box.appendChild(p);
+      }
+      if (e.points !== undefined) box.appendChild(pointsTable(D.value({ get: e.points }, found.ctx) || {}));
+    });
   }
 
   function pointsTable(points) {
@@ -629,22 +550,14 @@
     var m = state.match;
     box.innerHTML = "";
     var show = d && d.phase === "over" && d.result;
-    var tributes = d && d.tributes && d.tributes.length && d.phase !== "over";
-    if (!show && !tributes && !(m && m.status !== "playing")) {
+    // what the deal waits on before play, as the game shows it (大怪路子's 进贡 and 还贡)
+    var pending = d ? D.entries(UI.pending, ctx()).length : 0;
+    if (!show && !pending && !(m && m.status !== "playing")) {
       box.hidden = true;
       return;
     }
     box.hidden = false;
-    if (tributes) {
-      var h = document.createElement("h2");
-      h.textContent = T.tribute;
-      box.appendChild(h);
-      tributeLines(d).forEach(function (line) {
-        var p = document.createElement("p");
-        p.textContent = line;
-        box.appendChild(p);
-      });
-    }
+    if (pending) resultBlocks(box, UI.pending, ctx());
     if (show) {
       var h2 = document.createElement("h2");
       h2.id = "deal-result";
@@ -653,18 +566,9 @@
       var p2 = document.createElement("p");
       p2.textContent = resultText(d.result);
       box.appendChild(p2);
-      if (game === "daguai" && d.finish && d.finish.length) {
-        var f = document.createElement("p");
-        f.textContent = T.finishOrder + " " + d.finish.map(seatName).join(" → ");
-        box.appendChild(f);
-      }
+      resultBlocks(box, UI.resultBefore, ctx({ r: d.result }));
       box.appendChild(pointsTable(d.result.points));
-      if (game === "xiaoluzi" && d.result.silver) {
-        var sv = document.createElement("p");
-        sv.textContent = T.silver;
-        box.appendChild(sv);
-        box.appendChild(pointsTable(d.result.silver));
-      }
+      resultBlocks(box, UI.resultAfter, ctx({ r: d.result }));
     }
     if (m && m.status !== "playing") {
       var h3 = document.createElement("h2");
@@ -1024,7 +928,8 @@
       var d = deal();
       var out = d && d.phase !== "over" && d.finish && d.finish.indexOf(mySeat) >= 0;
       var inDeal = d && d.phase !== "over";
-      var fallback = out ? T.leaveConfirmOut : inDeal ? T.leaveConfirm : T.leaveConfirmBetween;
+      // the game's words when the server cannot be asked (its penalties)
+      var fallback = (out ? T.leaveConfirmOut : inDeal ? T.leaveConfirm : T.leaveConfirmBetween) || "";
       // the game says what leaving costs now (its own escape and leaving rules, with figures)
       fetch(config.leaveUrl, { credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : {}; })

@@ -189,6 +189,8 @@ def test_the_web_entry_points_refuse_a_weak_key_with_debug_off(tmp_path: Path, m
         "ab" * 40,  # long, two characters
         "django-insecure-" + secrets.token_urlsafe(50),  # Django's generated development key
     ],
+    # fixed ids: a random key in the id differs between pytest-xdist's processes
+    ids=["one-character", "27-characters", "two-distinct", "django-insecure"],
 )
 def test_a_weak_key_is_refused_in_process_and_by_check_deploy(
     settings: object, monkeypatch: pytest.MonkeyPatch, key: str

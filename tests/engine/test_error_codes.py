@@ -22,9 +22,9 @@ CODED_MODULES = (
     "xiaoluzi/actions.py",
     "xiaoluzi/result.py",
     "shanghai_doudizhu/rules.py",
-    "adapters/sheet_fields.py",
-    "adapters/xiaoluzi_sheet.py",
-    "adapters/shanghai_doudizhu_sheet.py",
+    "sheets.py",
+    "xiaoluzi/sheet.py",
+    "shanghai_doudizhu/sheet.py",
 )
 #: the deals: every refusal of an action is coded (the deal's own set-up checks may not be)
 DEALS = ("daguai/deal.py", "xiaoluzi/deal.py", "shanghai_doudizhu/deal.py")

@@ -47,7 +47,7 @@ def _language_restored() -> Iterator[None]:
 def _all_codes() -> frozenset[str]:
     for key in registered_keys():
         get_game(key)
-    for module in ("engine.adapters.xiaoluzi_sheet", "engine.adapters.shanghai_doudizhu_sheet"):
+    for module in ("engine.xiaoluzi.sheet", "engine.shanghai_doudizhu.sheet"):
         importlib.import_module(module)
     return message_codes()
 

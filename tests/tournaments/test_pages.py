@@ -158,7 +158,7 @@ def test_referee_pages_enter_confirm_and_refuse_the_same_person(world) -> None:
     bad = c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4 1"})
     assert bad.status_code == 200 and not ResultSubmission.objects.filter(pairing=other).exists()
     bad = c.post(url, {"action": "submit", "first_dealer": "x", "deals": "0 2 4"})
-    assert "0 到 5" in bad.content.decode()  # the form error, in Chinese by default
+    assert "1 到 6" in bad.content.decode()  # the form error, in Chinese by default
     c.post(url, {"action": "submit", "first_dealer": "0", "deals": "0 2 4\n1 3 5\n0 2 4"})
     submission = ResultSubmission.objects.get(pairing=other)
     same = c.post(url, {"action": "confirm", "submission": submission.pk}, follow=True)
@@ -274,7 +274,7 @@ def test_result_entry_previews_with_names_before_entering(world) -> None:
     after = c.get(url).content.decode()
     assert '<details class="correction">' in after and "已确认" in after
     bad = c.post(url, {"action": "preview", "first_dealer": "0", "d1_1": "9"}).content.decode()
-    assert "0 到 5" in bad
+    assert "1 到 6" in bad
 
 
 def test_a_winner_that_was_not_dealing_is_told_why_it_did_not_go_up(world) -> None:
@@ -420,3 +420,17 @@ def test_the_round_page_says_an_online_table_in_play_is_playing() -> None:
     assert row is not None
     assert "进行中" in row.group(0) and "未开始" not in row.group(0)
     assert "观看直播" in row.group(0)
+
+
+def test_the_typed_lines_take_the_players_names_or_seats_from_1(world) -> None:
+    event = world["event"]
+    other = world["round"].pairings.exclude(pk=world["pairing"].pk).first()
+    url = f"/events/{event.pk}/manage/tables/{other.pk}/result/"
+    names = {s.seat: s.player.name for s in other.table.seats.select_related("player")}
+    c = _client(world["organizer"])
+    lines = f"{names[0]} {names[2]} {names[4]}\n2 1 逃跑 4"
+    page = c.post(url, {"action": "preview", "first_dealer": "0", "lines": lines})
+    assert 'name="deals" value="0 2 4\n1 0 escape 3"' in page.content.decode()  # stored: from 0
+    assert not ResultSubmission.objects.filter(pairing=other).exists()
+    bad = c.post(url, {"action": "preview", "first_dealer": "0", "lines": "0 2 4"})
+    assert "第1行" in bad.content.decode() and "1 到 6" in bad.content.decode()

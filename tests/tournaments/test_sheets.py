@@ -82,3 +82,56 @@ def test_a_bad_pick_names_the_deal_and_field(game: str, post: dict[str, str], fi
     with pytest.raises(PickError) as caught:
         picked_deals(game, post, 2)
     assert (caught.value.deal, caught.value.field) == (1, field)
+
+
+def test_typed_lines_take_names_or_seats_counted_from_1() -> None:
+    from config.exceptions import ApplicationError
+    from tournaments.sheets import lines_parse
+
+    names = ["甲", "乙", "丙", "丁", "戊", "己"]
+    assert lines_parse("1 3 5\n乙，甲 逃跑 丁\nleave 6", names) == [
+        {"finish": [0, 2, 4]},
+        {"finish": [1, 0], "escape": 3},
+        {"finish": [], "leave": 5},
+    ]
+    for bad in ("0 2 4", "1 7", "甲 庚", "1 escape"):  # no seat 0 or 7, nobody called 庚
+        with pytest.raises(ApplicationError, match="第1行"):  # Chinese by default
+            lines_parse(bad, names)
+
+
+def test_every_games_sheet_spec_is_complete_in_both_languages() -> None:
+    from engine.registry import registered_keys
+    from engine.sheets import FIELD_KINDS
+
+    for key in registered_keys():
+        game = get_game(key)
+        if not game.score_sheets:
+            continue
+        spec = game.sheet_spec
+        assert spec is not None, key
+        assert spec.typed in ("lines", "json") and spec.fields and spec.columns
+        for field in spec.fields:
+            assert field.kind in FIELD_KINDS and field.label_zh and field.label_en, (key, field)
+            assert all(zh and en for _, zh, en in field.choices), (key, field.name)
+        assert spec.first_dealer_zh and spec.first_dealer_en and spec.help_zh and spec.help_en
+        assert spec.form_deal({f.name: None for f in spec.fields}) is None  # a blank row
+        assert picked_deals(key, {}, 3) == []
+
+
+def test_the_sites_sheet_code_names_no_game() -> None:
+    # Issue 27: one entry form, preview and printed sheet for every game, drawn from its spec.
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    files = [
+        *(root / "tournaments" / name for name in ("sheets.py", "sheet_form.py", "results.py")),
+        root / "tournaments" / "result_preview.py",
+        root / "tournaments" / "manage_views.py",
+        *(root / "templates" / "tournaments" / "manage").glob("*.html"),
+    ]
+    named = re.compile(r"daguai|xiaoluzi|shanghai_doudizhu|大怪|小路子|斗地主")
+    found = [f"{path.name}:{n}" for path in files
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if named.search(line)]  # fmt: skip
+    assert found == []

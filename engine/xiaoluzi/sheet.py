@@ -30,12 +30,22 @@ running silver, the declarations made and the slams won per seat.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.adapters.sheet_fields import Fields, sheet_deals
-from engine.errors import EngineError
+from engine.errors import EngineError, register_messages
 from engine.game import ScoredSheet, SheetDeal
+from engine.sheets import (
+    Fields,
+    PickMissing,
+    SheetColumn,
+    SheetField,
+    SheetSpec,
+    seat_name,
+    sheet_deals,
+    words,
+)
+from engine.sheets import places as place_fields
 from engine.xiaoluzi import (
     HAND_SIZE,
     DealResult,
@@ -50,7 +60,25 @@ from engine.xiaoluzi import (
     slam_winners,
 )
 
-__all__ = ["match_figures", "score_sheet"]
+__all__ = ["SHEET_SPEC", "describe_deal", "form_deal", "match_figures", "score_sheet"]
+
+register_messages(
+    {
+        "xiaoluzi_sheet.none_declarer": "mode none has no declarer",
+        "xiaoluzi_sheet.none_counter": "mode none has no counter-declarer",
+        "xiaoluzi_sheet.declared_counter": "mode declared has no counter-declarer",
+        "xiaoluzi_sheet.declare_and_counter": "seat {seat} cannot declare and counter-declare",
+        "xiaoluzi_sheet.finish_count": "mode {mode} ends with {need} out, not {out}",
+        "xiaoluzi_sheet.bystander_out": "seat {seat} is a bystander and cannot go out",
+        "xiaoluzi_sheet.none_slam": "mode none has no slam",
+        "xiaoluzi_sheet.slam_made": "the cards played make a slam",
+        "xiaoluzi_sheet.slam_not_made": "the cards played make no slam",
+        "xiaoluzi_sheet.escape_no_played": "an escape is settled without the cards played",
+        "xiaoluzi_sheet.nobody_escapes": "the deal was over with {out} out: nobody escapes",
+        "xiaoluzi_sheet.escape_out": "seat {seat} was out already and cannot escape",
+        "xiaoluzi_sheet.escape_bystander": "seat {seat} is a bystander and cannot escape",
+    }
+)
 
 _DEAL_FIELDS = ("mode", "declarer", "counter", "finish", "played", "slam", "holder_7h", "escape")
 _MODES = tuple(m.value for m in Mode)
@@ -253,3 +281,126 @@ def score_sheet(entry: Any, *, rules: Rules) -> ScoredSheet:
         winner=winner,
         left=left,
     )
+
+
+# --- The sheet on the site's form, its preview and the printed sheet ---------------------------
+
+#: Places picked in a deal's finishing order (mode none ends with three or four out).
+_PLACES = 4
+
+
+def form_deal(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A deal of the sheet from one row of the form (:attr:`SHEET_SPEC`'s fields), ``None`` for
+    a blank row; raises :class:`~engine.sheets.PickMissing` for a leaving without its seat."""
+    mode = row.get("mode")
+    if not mode and row.get("leave") is not None:
+        mode = "leave"  # only the seat that left is picked
+    if not mode:
+        return None
+    if mode == "leave":
+        if row.get("leave") is None:
+            raise PickMissing("leave")
+        return {"leave": row["leave"]}
+    deal: dict[str, Any] = {"mode": mode}
+    for name in ("declarer", "counter"):
+        if row.get(name) is not None:
+            deal[name] = row[name]
+    deal["finish"] = [row[str(k)] for k in range(1, _PLACES + 1) if row.get(str(k)) is not None]
+    if row.get("escape") is not None:
+        deal["escape"] = row["escape"]
+        return deal
+    if row.get("slam"):
+        deal["slam"] = True
+    played = row.get("played") or []
+    if any(p is not None for p in played):
+        deal["played"] = list(played)
+    return deal
+
+
+def describe_deal(
+    result: Mapping[str, Any], seats: Sequence[str], sides: Mapping[str, str], english: bool
+) -> str:
+    """A deal of 小路子 in words: the mode, the declarer and the counter-declarer, the slam."""
+    mode = result.get("mode")
+    name = seat_name(seats, result.get("declarer"))
+    if mode == "declared":
+        parts = [words(english, "{name} 声明", "{name} declared", name=name)]
+    elif mode == "countered":
+        counter = seat_name(seats, result.get("counter"))
+        parts = [
+            words(
+                english,
+                "{name} 声明，{counter} 反声明",
+                "{name} declared, {counter} counter-declared",
+                name=name,
+                counter=counter,
+            )
+        ]
+    else:
+        parts = [words(english, "无声明", "No declaration")]
+    if result.get("kind") == "escape":
+        escaper = seat_name(seats, result.get("seat"))
+        parts.append(words(english, "{name}逃跑", "{name} escaped (逃跑)", name=escaper))
+    if result.get("slam"):
+        parts.append(words(english, "关牌", "slam (关牌)"))
+    return " · ".join(parts)
+
+
+SHEET_SPEC = SheetSpec(
+    fields=(
+        SheetField(
+            "mode",
+            "choice",
+            "方式",
+            "Mode",
+            choices=(
+                ("none", "无声明", "No declaration (无声明)"),
+                ("declared", "声明", "Declared (声明)"),
+                ("countered", "反声明", "Counter-declared (反声明)"),
+                ("leave", "开局前离开", "Left before the deal"),
+            ),
+        ),
+        SheetField("declarer", "seat", "声明者", "Declarer (声明)"),
+        SheetField("counter", "seat", "反声明者", "Counter-declarer (反声明)"),
+        *place_fields(_PLACES),
+        SheetField("slam", "flag", "关牌", "Slam (关牌)"),
+        SheetField("played", "seat_numbers", "出牌数：{name}", "Cards played: {name}", maximum=99),
+        SheetField("escape", "seat", "逃跑", "Escaped (逃跑)"),
+        SheetField("leave", "seat", "开局前离开", "Left before it"),
+    ),
+    form_deal=form_deal,
+    columns=(
+        SheetColumn("模式（无 / 声明 / 反声明）", "Mode (无 / 声明 / 反声明)"),
+        SheetColumn("声明者", "Declarer (声明)"),
+        SheetColumn("反声明者", "Counter-declarer (反声明)"),
+        *(SheetColumn(f"第{k}个出完", f"Out {k}") for k in range(1, _PLACES + 1)),
+        SheetColumn("关牌", "Slam (关牌)"),
+        SheetColumn("出牌数，{seat} 号座位", "Cards played, seat {seat}", per_seat=True),
+        SheetColumn("逃跑（座位）", "Escape (seat)"),
+        SheetColumn("开局前离开（座位）", "Left before it (seat)"),
+    ),
+    first_dealer_zh="首位庄家（可不填）",
+    first_dealer_en="First dealer (optional)",
+    first_dealer_print_zh="首局庄家（座位号）",
+    first_dealer_print_en="First dealer (seat)",
+    help_zh=(
+        "每局填写：模式、声明者和反声明者、到本局结束为止按出完顺序排列的选手，以及是否关牌或"
+        "每人出牌张数；逃跑时填写逃跑者和已出完的选手。逃跑或开局前离开即结束比赛。"
+    ),
+    help_en=(
+        "For each deal: the mode, the declarer and the counter-declarer, the players in the "
+        "order they went out until the deal ended, and the slam (关牌) or the cards each player "
+        "played; an escape names who escaped and who was already out. An escape, or a player "
+        "leaving before a deal, ends the match."
+    ),
+    print_help_zh=(
+        "按出完顺序写座位号，直到本局结束；关牌打勾，或写每人出牌张数。积分和银子由 Luzi 计算。"
+    ),
+    print_help_en=(
+        "Write the seat numbers in the order the players went out, until the deal ended; tick "
+        "the slam or write the cards each player played. Luzi computes the points and silver."
+    ),
+    extra_rows=2,
+    print_extra_rows=4,
+    describe=describe_deal,
+)

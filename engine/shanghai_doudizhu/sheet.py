@@ -33,10 +33,11 @@ is scored, the match ends. Every refusal says ``deal N: FIELD: why``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.adapters.sheet_fields import Fields, sheet_deals
+from engine.errors import register_messages
 from engine.game import ScoredSheet, SheetDeal
 from engine.shanghai_doudizhu import EscapeKind, Outcome, Rules
 from engine.shanghai_doudizhu.result import (
@@ -48,8 +49,53 @@ from engine.shanghai_doudizhu.result import (
     escape_result,
 )
 from engine.shanghai_doudizhu.rules import FirstBidder, Huangfan
+from engine.sheets import (
+    Fields,
+    PickMissing,
+    SheetColumn,
+    SheetField,
+    SheetSpec,
+    seat_name,
+    sheet_deals,
+    words,
+)
 
-__all__ = ["REPORTS", "score_sheet"]
+__all__ = ["REPORTS", "SHEET_SPEC", "describe_deal", "form_deal", "score_sheet"]
+
+register_messages(
+    {
+        "doudizhu_sheet.redeals_listed": (
+            "{listed} all-pass deals are entered right before this deal, not {redeals}"
+        ),
+        "doudizhu_sheet.huangfan_max": "荒番 counts at most {most}, not {run}",
+        "doudizhu_sheet.no_report_sets": "a deal without 报到 has no sets",
+        "doudizhu_sheet.double_report_sets": (
+            "报到 declares one set (双报到: double_play, double_no_play)"
+        ),
+        "doudizhu_sheet.head_bid_3": "头撂 is a bid of 3, not {bid}",
+        "doudizhu_sheet.open_hand_head": "摊打 happens only in a 头撂 deal (head_bid)",
+        "doudizhu_sheet.report_no_play_winner": "报到 不打 (report no_play) is a landlord win",
+        "doudizhu_sheet.escape_object": "an object with seat, kind and during, not {value!r}",
+        "doudizhu_sheet.bidding_no_landlord": (
+            "an escape during the bidding has no landlord (during: play)"
+        ),
+        "doudizhu_sheet.bidding_not_over": "the bidding was not over",
+        "doudizhu_sheet.bid_3_ends": (
+            "a bid of 3 ends the bidding at once: the escape came during play"
+        ),
+        "doudizhu_sheet.all_pass_none": "an all-pass deal has none: nobody bid",
+        "doudizhu_sheet.bidder_rotates": "the first bidder rotates to seat {expected}, not {given}",
+        "doudizhu_sheet.bidder_first": (
+            "the first bidder is (first_dealer) seat {expected}, not {given}"
+        ),
+        "doudizhu_sheet.head_bid_bidder": "头撂 is the first bidder's bid: seat {seat} bid first",
+        "doudizhu_sheet.is_head_bid": "seat {seat} bid first and bid 3: that is 头撂 (head_bid)",
+        "doudizhu_sheet.winner_missing": (
+            "missing: landlord or farmers (or all_pass, escape, leave)"
+        ),
+        "doudizhu_sheet.one_end": "a deal ends one way, not with both {first} and {second}",
+    }
+)
 
 #: The values of a deal's ``report`` (报到): none, 报到 打 / 不打, 双报到 打 / 不打.
 REPORTS = ("none", "play", "no_play", "double_play", "double_no_play")
@@ -281,3 +327,195 @@ def score_sheet(entry: Any, *, rules: Rules) -> ScoredSheet:
         winner=winner,
         left=left,
     )
+
+
+# --- The sheet on the site's form, its preview and the printed sheet ---------------------------
+
+
+def form_deal(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A deal of the sheet from one row of the form (:attr:`SHEET_SPEC`'s fields), ``None`` for
+    a blank row; raises :class:`~engine.sheets.PickMissing` for a leaving without its seat."""
+    end = row.get("end")
+    if not end and row.get("leave") is not None:
+        end = "leave"  # only the seat that left is picked
+    if not end:
+        return None
+    if end == "leave":
+        if row.get("leave") is None:
+            raise PickMissing("leave")
+        return {"leave": row["leave"]}
+    deal: dict[str, Any] = {}
+    if end == "all_pass":
+        deal["all_pass"] = True
+    elif end == "escape":
+        deal["escape"] = {
+            "seat": row.get("escape"),
+            "kind": row.get("escape_kind") or None,
+            "during": row.get("escape_during") or None,
+        }
+    else:
+        deal["winner"] = end
+    if end != "all_pass":
+        for name in ("landlord", "bid"):
+            if row.get(name) is not None:
+                deal[name] = row[name]
+        for name in ("head_bid", "open_hand"):
+            if row.get(name):
+                deal[name] = True
+        report = row.get("report")
+        if report and report != "none":
+            deal["report"] = report
+        if row.get("redeals"):
+            deal["redeals"] = row["redeals"]
+    if row.get("marked_joker"):
+        deal["marked_joker"] = True
+    if row.get("first_bidder") is not None:
+        deal["first_bidder"] = row["first_bidder"]
+    return deal
+
+
+def describe_deal(
+    result: Mapping[str, Any], seats: Sequence[str], sides: Mapping[str, str], english: bool
+) -> str:
+    """A deal of 上海斗地主 in words: the landlord, the bid and each factor, who won."""
+    factors = result.get("factors") or {}
+    outcome = result.get("outcome")
+    parts: list[str] = []
+    if result.get("landlord") is not None:
+        parts.append(
+            words(
+                english,
+                "地主 {name}，叫 {bid} 分",
+                "Landlord {name}, bid {bid}",
+                name=seat_name(seats, result["landlord"]),
+                bid=int(factors.get("bid", 0)),
+            )
+        )
+    if factors.get("head_bid"):
+        parts.append("头撂")
+    if factors.get("open_hand"):
+        parts.append("摊打")
+    if factors.get("reported"):
+        how = "打" if factors.get("fight") else "不打"
+        parts.append(f"报到 ×{factors['reported']} {how}")
+    if factors.get("marked_joker"):
+        parts.append(words(english, "标记王", "marked joker (标记王)"))
+    if factors.get("huangfan"):
+        parts.append(f"荒番 {factors['huangfan']}")
+    if outcome == "all_pass":
+        parts.insert(
+            0, words(english, "无人叫分，重新发牌（荒番）", "All pass: dealt again (荒番)")
+        )
+    elif outcome == "escape":
+        name = seat_name(seats, result.get("escaper"))
+        parts.append(words(english, "{name}逃跑", "{name} escaped (逃跑)", name=name))
+    elif outcome == "farmers":
+        parts.append(words(english, "农民胜", "the farmers win"))
+    else:
+        parts.append(words(english, "地主胜", "the landlord wins"))
+    return " · ".join(parts)
+
+
+SHEET_SPEC = SheetSpec(
+    fields=(
+        SheetField(
+            "end",
+            "choice",
+            "成绩",
+            "Result",
+            field="winner",
+            choices=(
+                ("landlord", "地主胜", "Landlord wins (地主胜)"),
+                ("farmers", "农民胜", "Farmers win (农民胜)"),
+                ("all_pass", "无人叫分（荒番）", "All pass (荒番)"),
+                ("escape", "逃跑", "Escape (逃跑)"),
+                ("leave", "开局前离开", "Left before the deal"),
+            ),
+        ),
+        SheetField("landlord", "seat", "地主", "Landlord (地主)"),
+        SheetField("bid", "number", "叫分", "Bid (叫分)", maximum=3),
+        SheetField("head_bid", "flag", "头撂", "头撂"),
+        SheetField("open_hand", "flag", "摊打", "摊打"),
+        SheetField(
+            "report",
+            "choice",
+            "报到",
+            "报到",
+            blank=False,
+            choices=(
+                ("none", "不报到", "No 报到"),
+                ("play", "报到 打", "报到 打 (play)"),
+                ("no_play", "报到 不打", "报到 不打 (no play)"),
+                ("double_play", "双报到 打", "双报到 打"),
+                ("double_no_play", "双报到 不打", "双报到 不打"),
+            ),
+        ),
+        SheetField("marked_joker", "flag", "标记王", "Marked joker (标记王)"),
+        SheetField("redeals", "number", "此前荒番", "荒番 before", maximum=9),
+        SheetField("first_bidder", "seat", "首叫", "First bidder"),
+        SheetField("escape", "seat", "逃跑", "Escaped (逃跑)"),
+        SheetField(
+            "escape_kind",
+            "choice",
+            "方式",
+            "How",
+            field="escape",
+            choices=(
+                ("active", "主动离开", "left the table (主动)"),
+                ("disconnect", "掉线", "disconnected (掉线)"),
+                ("timeouts", "超时", "timed out (超时)"),
+            ),
+        ),
+        SheetField(
+            "escape_during",
+            "choice",
+            "时机",
+            "When",
+            field="escape",
+            choices=(
+                ("play", "出牌中", "during play"),
+                ("bidding", "叫分中", "during the bidding"),
+            ),
+        ),
+        SheetField("leave", "seat", "开局前离开", "Left before it"),
+    ),
+    form_deal=form_deal,
+    columns=(
+        SheetColumn("首叫", "First bidder"),
+        SheetColumn("地主", "Landlord (地主)"),
+        SheetColumn("叫分", "Bid (叫分)"),
+        SheetColumn("头撂", "头撂"),
+        SheetColumn("摊打", "摊打"),
+        SheetColumn("报到（打 / 不打）", "报到 (打 / 不打)"),
+        SheetColumn("标记王", "Marked joker (标记王)"),
+        SheetColumn("此前荒番", "荒番 before"),
+        SheetColumn("胜方（地主 / 农民）", "Winner (地主 / 农民)"),
+        SheetColumn("逃跑：座位、方式、时机", "Escape: seat, how, when"),
+        SheetColumn("开局前离开（座位）", "Left before it (seat)"),
+    ),
+    first_dealer_zh="第 1 局首叫（可不填）",
+    first_dealer_en="First bidder of deal 1 (optional)",
+    first_dealer_print_zh="第 1 局首叫（座位）",
+    first_dealer_print_en="First bidder of deal 1 (seat)",
+    help_zh=(
+        "每局填写：结果、地主和叫分、头撂（首叫即叫 3 分）、摊打、报到（打或不打）、标记王、"
+        "紧挨本局之前且未单独录入的荒番局数，或谁以何种方式逃跑。逃跑或开局前离开即结束比赛。"
+    ),
+    help_en=(
+        "For each deal: how it ended, the landlord and the bid, 头撂 (a first bid of 3), 摊打, "
+        "报到 (打 or 不打), the marked joker, the all-pass deals (荒番) right before it that are "
+        "not entered as deals, or who escaped and how. An escape, or a player leaving before a "
+        "deal, ends the match."
+    ),
+    print_help_zh=(
+        "每局一行，荒番局也写一行：在胜方一栏写“荒番”。座位写号码。"
+        "积分、等级分和地主胜局由 Luzi 计算。"
+    ),
+    print_help_en=(
+        "One row per deal, an all-pass deal (荒番) too: write 荒番 in the winner's box. Seats by "
+        "number. Luzi computes the points, rating points (等级分) and landlord wins."
+    ),
+    extra_rows=2,
+    print_extra_rows=4,
+    describe=describe_deal,
+)
