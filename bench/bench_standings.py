@@ -101,7 +101,7 @@ def build(teams: int, deals: int, deals_per_match: int, seed: int) -> int:
             for i in range(teams)
         )
         TeamMember.objects.bulk_create(
-            TeamMember(team=t, event=event, player=players[3 * i + o], order=o)
+            TeamMember(team=t, event=event, player=players[3 * i + o], order=o, size=3)
             for i, t in enumerate(team_rows)
             for o in range(3)
         )

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from engine.cards import Card
 from engine.errors import EngineError
 
-__all__ = ["DealtDeal", "dealt_deals", "duplicate_games", "first_dealer"]
+__all__ = ["DealtDeal", "dealt_deals", "duplicate_games", "first_dealer", "plays_duplicate"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,16 @@ def duplicate_games() -> tuple[str, ...]:
     from engine.registry import registered_games
 
     return tuple(g.key for g in registered_games() if _deals_duplicate(g))
+
+
+def plays_duplicate(game: str) -> bool:
+    """Whether the registered game ``game`` deals duplicate boards (False for an unknown key)."""
+    from engine.registry import get_game
+
+    try:
+        return _deals_duplicate(get_game(game))
+    except EngineError:
+        return False
 
 
 def _deals_duplicate(game: object) -> bool:

@@ -354,7 +354,9 @@ def _match_summary(match: Match, engine: MatchState | None) -> dict[str, Any]:
         }
 
     steps = _ladder(match)
-    levels = labelled(match.figures or {}).get("level", {})
+    # the figure a side holds (大怪路子: its level), drawn as the match's ladder
+    side = next((spec.key for spec in game.figure_specs if spec.holder == "side"), "")
+    levels = labelled(match.figures or {}).get(side, {})
     return {
         "id": match.pk,
         "game": match.game,
@@ -365,9 +367,9 @@ def _match_summary(match: Match, engine: MatchState | None) -> dict[str, Any]:
         "levels": levels,
         "figures": labelled(match.figures or {}),
         "ladder": [
-            {"deal": n, **labelled(figures).get("level", {})}
+            {"deal": n, **labelled(figures).get(side, {})}
             for n, figures in steps
-            if "level" in figures
+            if side in figures
         ],
         "points": list(match.points),
         "team_points": dict(match.side_points),

@@ -16,9 +16,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from config.auth import acting_user
-from engine.registry import get_game
+from engine.registry import DEFAULT_GAME, get_game
 from games.admin import PlayerAdmin
 from games.models import Player
+from tournaments import sides
 from tournaments.admin_forms import EventForm, event_form_for, form_game
 from tournaments.i18n import join_list
 from tournaments.models import (
@@ -197,6 +198,18 @@ class TeamMemberFormSet(forms.BaseInlineFormSet):
         ]
         if len({p.pk for p in chosen}) != len(chosen):
             raise ValidationError(_("A player can appear only once in a team."))
+        game = _event_game(event_id)
+        size = sides.team_size(game) if sides.team_game(game) else 0
+        orders = [
+            form.cleaned_data["order"]
+            for form in self.forms
+            if form.cleaned_data.get("order") is not None and not form.cleaned_data.get("DELETE")
+        ]
+        if any(order >= size for order in orders) or len(orders) > size:
+            raise ValidationError(
+                _("A team of this event has %(size)d players, in order 0 to %(last)d."),
+                params={"size": size, "last": size - 1},
+            )
         registered = set(
             Registration.objects.filter(event_id=event_id, player__in=chosen).values_list(
                 "player_id", flat=True
@@ -224,13 +237,22 @@ class TeamMemberFormSet(forms.BaseInlineFormSet):
             )
 
 
+def _event_game(event_id: int) -> str:
+    return str(Event.objects.filter(pk=event_id).values_list("game", flat=True).first() or "")
+
+
 class TeamMemberInline(ScopedInline):
     model = TeamMember
     formset = TeamMemberFormSet
     extra = 0
-    max_num = 3
     fields = ["order", "player"]
     autocomplete_fields = ["player"]
+
+    def get_max_num(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> int:
+        """A team's places: the seats of a side of its event's game (a new team: of the default
+        game, 大怪路子's three)."""
+        game = obj.event.game if obj is not None and obj.event_id else DEFAULT_GAME
+        return sides.team_size(game) if sides.team_game(game) else 0
 
 
 class TeamInline(ScopedInline):

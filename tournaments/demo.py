@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError
 from games.models import Player
 from games.services import player_create
-from tournaments.models import TEAM_SIZE, Event, Meet, Membership, Team, Unit
+from tournaments.models import Event, Meet, Membership, Team, Unit
 from tournaments.services import (
     event_organizer_add,
     membership_ensure,
@@ -121,7 +121,7 @@ def demo_load(*, admin_password: str, organizer_password: str) -> DemoSummary:
         meet=meet,
         name=EVENT_NAME,
         defaults={
-            "game": Event.Game.DAGUAI,
+            "game": "daguai",
             "base_score": 1,
             "deals_per_match": 3,
             "pairing_format": Event.PairingFormat.SWISS,
@@ -135,13 +135,14 @@ def demo_load(*, admin_password: str, organizer_password: str) -> DemoSummary:
         for name in names:
             number += 1
             players.append(_player_for(unit, name, f"HD{number:04d}"))
-        for index in range(0, len(players), TEAM_SIZE):
-            team_name = f"{department}{TEAM_NAMES[index // TEAM_SIZE]}"
+        size = event.team_size
+        for index in range(0, len(players), size):
+            team_name = f"{department}{TEAM_NAMES[index // size]}"
             if not Team.objects.filter(event=event, name=team_name).exists():
                 team_create(
                     event=event,
                     name=team_name,
-                    players=players[index : index + TEAM_SIZE],
+                    players=players[index : index + size],
                     unit=unit,
                 )
 

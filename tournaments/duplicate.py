@@ -29,7 +29,7 @@ from typing import Any
 from django.db.models import Max
 
 from engine.cards import Card, Rank, Suit
-from engine.duplicate import DealtDeal, dealt_deals, duplicate_games, first_dealer
+from engine.duplicate import DealtDeal, dealt_deals, first_dealer, plays_duplicate
 from engine.registry import get_game
 from games.models import Deal, FigureStep, Match, Table, TableSeat
 from tournaments.duplicate_scores import DealScore, bye_score, deal_scores
@@ -556,7 +556,7 @@ def offline_deals_mark(pairing: Pairing, match: Match) -> None:
     was (deal k of the sheet is deal k of the deal sheets, dealt from the round's seed)."""
     round = Round.objects.select_related("event").get(pk=pairing.round_id)
     seed = round_deal_seed(round)
-    if seed is None or round.event.game not in duplicate_games():
+    if seed is None or not plays_duplicate(round.event.game):
         return
     numbers = list(match.deals.values_list("number", flat=True))
     if not numbers:

@@ -27,6 +27,7 @@ from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from engine.errors import EngineError
 from engine.registry import get_game, registered_keys
 from games.engine_messages import engine_message
+from tournaments import sides
 from tournaments.models import Event, EventReferee, Meet, Round
 from tournaments.organizers import event_organizer_require
 from tournaments.services import ORGANIZERS_GROUP, event_organizer_add
@@ -271,6 +272,12 @@ def event_game_set(*, event: Event, user: User, game: str) -> Event:
         raise ConflictError(
             _("%(game)s is played by each player alone: remove the event's teams first.")
             % {"game": new.name_zh}
+        )
+    old_size = sides.team_size(event.game) if sides.team_game(event.game) else None
+    if event.teams.exists() and sides.team_game(new) and sides.team_size(game) != old_size:
+        raise ConflictError(
+            _("%(game)s is played by teams of %(size)d: remove the event's teams first.")
+            % {"game": new.name_zh, "size": sides.team_size(game)}
         )
     event.game = game
     event.rule_options = {}

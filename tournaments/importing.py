@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from typing import IO
 from xml.parsers import expat
 
+from engine.registry import DEFAULT_GAME
+from tournaments.sides import team_size
+
 __all__ = [
     "COLUMNS",
     "ImportError_",
@@ -35,7 +38,6 @@ __all__ = [
     "read_table",
 ]
 
-TEAM_SIZE = 3
 MAX_ROWS = 5000
 #: Rows of an XLSX sheet read at most, blank ones included: the header, MAX_ROWS and some slack.
 MAX_SHEET_ROWS = MAX_ROWS + 1000
@@ -323,6 +325,8 @@ class Existing:
     registered: frozenset[tuple[str, str]] = frozenset()
     #: Whether players form teams (team events); an individual event registers each player
     teams: bool = True
+    #: The players of a team: the seats of a side of the event's game (大怪路子: 3)
+    team_size: int = field(default_factory=lambda: team_size(DEFAULT_GAME))
 
 
 #: What an import does with a row naming a player of an event the importer does not organize.
@@ -349,12 +353,13 @@ def plan_import(
     """Return the plan for ``rows`` (as :func:`read_table` gives them), listing every bad row.
 
     A row needs a name and a unit; a player appears once (by employee number within a unit, else
-    by name within a unit); a named team has exactly three players and a name not yet used in the
-    event; an unknown unit is created unless ``create_units`` is false. Players without a team form
-    teams of three within their unit ("<unit>一队", ...); those left over are imported without a
-    team, with a warning. Problems and warnings are translated by ``gettext``. ``team_order``
-    reorders a unit's players who form teams (the last ones in file order left over as before):
-    each run of three is a team (teams balanced by rating, ``ratings.seeding``).
+    by name within a unit); a named team has exactly ``existing.team_size`` players (大怪路子:
+    three) and a name not yet used in the event; an unknown unit is created unless
+    ``create_units`` is false. Players without a team form teams of that size within their unit
+    ("<unit>一队", ...); those left over are imported without a team, with a warning. Problems
+    and warnings are translated by ``gettext``. ``team_order`` reorders a unit's players who form
+    teams (the last ones in file order left over as before): each run of ``team_size`` is a team
+    (teams balanced by rating, ``ratings.seeding``).
     """
     problems: list[RowProblem] = []
     seen: dict[tuple[str, str], int] = {}
@@ -427,18 +432,19 @@ def plan_import(
             free[unit].append(player)
 
     teams: list[PlannedTeam] = []
+    size = existing.team_size
     for team, members in players_by_team.items():
         if team in existing.team_names:
             message = gettext("the event already has a team called %(team)s") % {"team": team}
             problems.append(RowProblem(members[0].row, message))
-        elif len(members) != TEAM_SIZE:
+        elif len(members) != size:
             message = gettext(
                 "team %(team)s has %(count)d player(s) (rows %(rows)s); a team has %(size)d"
             ) % {
                 "team": team,
                 "count": len(members),
                 "rows": gettext(", ").join(str(m.row) for m in members),
-                "size": TEAM_SIZE,
+                "size": size,
             }
             problems.append(RowProblem(members[0].row, message))
         else:
@@ -452,9 +458,9 @@ def plan_import(
     for unit, members in free.items():
         n = 0
         if team_order is not None:
-            cut = len(members) - len(members) % TEAM_SIZE
+            cut = len(members) - len(members) % size
             members = [*team_order(members[:cut]), *members[cut:]]
-        for start in range(0, len(members) - len(members) % TEAM_SIZE, TEAM_SIZE):
+        for start in range(0, len(members) - len(members) % size, size):
             while True:
                 n += 1
                 label = numerals[n - 1] if n <= len(numerals) else str(n)
@@ -462,10 +468,8 @@ def plan_import(
                 if name not in taken:
                     break
             taken.add(name)
-            teams.append(
-                PlannedTeam(name, unit, tuple(members[start : start + TEAM_SIZE]), formed=True)
-            )
-        left = members[len(members) - len(members) % TEAM_SIZE :]
+            teams.append(PlannedTeam(name, unit, tuple(members[start : start + size]), formed=True))
+        left = members[len(members) - len(members) % size :]
         if left:
             without += left
             names = "、".join(p.name for p in left)
@@ -474,7 +478,7 @@ def plan_import(
                     "%(unit)s: %(names)s left without a team (teams have %(size)d players); add "
                     "them to a team by hand"
                 )
-                % {"unit": unit, "names": names, "size": TEAM_SIZE}
+                % {"unit": unit, "names": names, "size": size}
             )
     if team_ignored:
         warnings.append(

@@ -1,7 +1,9 @@
-"""Tournament data: units, memberships, meets, events, teams of three, rounds and pairings.
+"""Tournament data: units, memberships, meets, events, teams, rounds and pairings.
 
 Dependencies point one way: tournaments → games. A pairing puts two teams at a games ``Table`` for a
-round: team A takes seats 0/2/4 and team B seats 1/3/5, each in its members' order.
+round: team A takes the seats of the game's first side and team B those of its second, each in its
+members' order (大怪路子: seats 0/2/4 and 1/3/5); a team has as many players as a side has seats
+(:mod:`tournaments.sides`).
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ from django.db.models import F, Q
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from engine.duplicate import duplicate_games
-from engine.registry import get_game, registered_games, registered_keys
+from engine.duplicate import plays_duplicate
+from engine.registry import DEFAULT_GAME, get_game, registered_games, registered_keys
 from games.models import MAX_SEATS, Match, Player, Table, TableMode
-
-TEAM_SIZE = 3
+from tournaments import sides
 
 
 def default_placement_points() -> list[int]:
@@ -174,14 +175,6 @@ def default_tie_break_order() -> list[str]:
     ]
 
 
-class EventGame(models.TextChoices):
-    """The games Luzi shipped with; an event may name any game of the registry (game_choices)."""
-
-    DAGUAI = "daguai", "大怪路子"
-    XIAOLUZI = "xiaoluzi", "小路子"
-    SHANGHAI_DOUDIZHU = "shanghai_doudizhu", "上海斗地主"
-
-
 def game_choices() -> list[tuple[str, str]]:
     """Every registered game, by key, with its Chinese name (read when a form is built)."""
     return [(game.key, game.name_zh) for game in registered_games()]
@@ -210,7 +203,6 @@ class EventStatus(models.TextChoices):
 class Event(models.Model):
     """One competition of a meet: the game, its scoring, the pairing format, its organizers."""
 
-    Game = EventGame
     PairingFormat = PairingFormat
     Status = EventStatus
 
@@ -218,7 +210,7 @@ class Event(models.Model):
         Meet, verbose_name=_("meet"), on_delete=models.PROTECT, related_name="events"
     )
     name = models.CharField(_("name"), max_length=200)
-    game = models.CharField(_("game"), max_length=32, choices=game_choices, default=Game.DAGUAI)
+    game = models.CharField(_("game"), max_length=32, choices=game_choices, default=DEFAULT_GAME)
     base_score = models.PositiveIntegerField(_("base score (底分)"), default=1)
     deals_per_match = models.PositiveSmallIntegerField(_("deals per match"), default=3)
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
@@ -333,6 +325,12 @@ class Event(models.Model):
     def table_size(self) -> int:
         return get_game(self.game).seat_count
 
+    @property
+    def team_size(self) -> int:
+        """How many players a team of this event has: the seats of a side of its game (大怪路子:
+        3). ValueError for an individual event's game."""
+        return sides.team_size(self.game)
+
     def knockout_stage_exists(self) -> bool:
         """Whether the event's group stage was closed by a knockout stage (tournaments.knockout)."""
         return KnockoutStage.objects.filter(event_id=self.pk).exists()
@@ -378,7 +376,7 @@ class Event(models.Model):
         empty scoring (a form that does not show the field) is the datum."""
         if not self.duplicate_scoring:
             self.duplicate_scoring = DuplicateScoring.DATUM
-        if self.duplicate and self.game not in duplicate_games():
+        if self.duplicate and not plays_duplicate(self.game):
             raise ValidationError({"duplicate": _("This game cannot be played duplicate.")})
         if not self.pk:
             return
@@ -399,7 +397,8 @@ class Event(models.Model):
 
 
 class Team(models.Model):
-    """An event's team: three players in seat order, a name, usually one unit."""
+    """An event's team: as many players as a side of the event's game has seats (大怪路子: three),
+    in seat order, a name, usually one unit."""
 
     event = models.ForeignKey(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="teams"
@@ -466,10 +465,10 @@ class Registration(models.Model):
 
 
 class TeamMember(models.Model):
-    """A player's place (order 0..2) in a team. ``event`` repeats the team's event so that the
-    database can
-    refuse a player in two teams of one event; services and the admin always copy it from the
-    team."""
+    """A player's place (order ``0 .. size - 1``) in a team. ``event`` repeats the team's event so
+    that the database can refuse a player in two teams of one event, and ``size`` the team size of
+    the event's game so that it can refuse a place beyond the team; :meth:`save` copies them (bulk
+    writes must set them)."""
 
     team = models.ForeignKey(
         Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="members"
@@ -481,6 +480,7 @@ class TeamMember(models.Model):
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="team_members"
     )
     order = models.PositiveSmallIntegerField(_("order"))
+    size = models.PositiveSmallIntegerField(_("team size"), editable=False)
 
     class Meta:
         verbose_name = _("team member")
@@ -488,7 +488,8 @@ class TeamMember(models.Model):
         ordering = ["team", "order"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(order__gte=0, order__lt=TEAM_SIZE), name="teammember_order_0_to_2"
+                condition=Q(order__gte=0, order__lt=F("size"), size__lte=MAX_SEATS // 2),
+                name="teammember_order_within_team",
             ),
             models.UniqueConstraint(fields=["team", "order"], name="teammember_order_unique"),
             models.UniqueConstraint(
@@ -498,6 +499,11 @@ class TeamMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} {self.order + 1}: {self.player}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.size is None:
+            self.size = self.team.event.team_size
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
 
 
 class RoundStatus(models.TextChoices):

@@ -104,6 +104,7 @@ def _import_existing(event: Event, user: User | None) -> importing.Existing:
         unreachable=frozenset(unreachable - set(reachable)),
         registered=registered,
         teams=not event.is_individual,
+        team_size=0 if event.is_individual else event.team_size,
     )
 
 

@@ -17,9 +17,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
-from engine.duplicate import duplicate_games
+from engine.duplicate import plays_duplicate
 from engine.errors import EngineError
-from engine.registry import get_game
+from engine.registry import DEFAULT_GAME, get_game
 from games import services as games_services
 from games.engine_messages import engine_message
 from games.models import Action, Deal, Match, Table
@@ -207,14 +207,14 @@ def _simulation_event(
             services.membership_ensure(player=bot, unit=units[p % len(units)])
         services.registration_ensure(event=event, players=bots)
         return event
-    unit = units[0]
+    unit, kinds = units[0], get_game(game).bot_kinds
     for t in range(1, teams + 1):
-        kind = "heuristic" if (seed + t) % 4 else "random"
-        if bot_kinds:  # a team's three share their kind, so that their rating is theirs
+        kind = kinds[0] if (seed + t) % 4 else kinds[-1]
+        if bot_kinds:  # a team's players share their kind, so that their rating is theirs
             kind = bot_kinds[(t - 1) % len(bot_kinds)]
         members = [
             games_services.player_create(name=f"机器人{t}-{m}", is_bot=True, bot_kind=kind)
-            for m in range(1, 4)
+            for m in range(1, event.team_size + 1)
         ]
         services.team_create(event=event, name=f"机器人队{t}", players=members, unit=unit)
     return event
@@ -222,7 +222,7 @@ def _simulation_event(
 
 def event_simulate(
     *,
-    game: str = "daguai",
+    game: str = DEFAULT_GAME,
     teams: int = 8,
     players: int = 16,
     rounds: int = 3,
@@ -260,7 +260,7 @@ def event_simulate(
         )
     if rounds < 1 or deals < 1:
         raise ApplicationError(_("A simulation needs at least 1 round and 1 deal per match."))
-    if duplicate and game not in duplicate_games():
+    if duplicate and not plays_duplicate(game):
         raise ApplicationError(_("This game cannot be played duplicate."))
     started = time.monotonic()
     event = _simulation_event(

@@ -44,6 +44,7 @@ from tournaments.models import (
     TeamMember,
     Unit,
 )
+from tournaments.sides import side_figure
 from tournaments.sorting import natural_key
 from tournaments.standings import (
     MatchResult,
@@ -553,8 +554,8 @@ STANDINGS_COLUMNS: dict[str, tuple[str, ...]] = {
 
 
 def standings_columns(event: Event, kind: str) -> tuple[str, ...]:
-    """The columns of the event's ``kind`` standings: an individual event's players also show the
-    game's own figures, and its units the players they count."""
+    """The columns of the event's ``kind`` standings: the players also show the game's own figures
+    held by a seat (none in 大怪路子), and an individual event's units the players they count."""
     if event.duplicate:  # the duplicate score beside the points
         columns = list(_plain_columns(event, kind))
         columns.insert(columns.index("points"), "duplicate")
@@ -563,13 +564,11 @@ def standings_columns(event: Event, kind: str) -> tuple[str, ...]:
 
 
 def _plain_columns(event: Event, kind: str) -> tuple[str, ...]:
-    if not event.is_individual:
-        return STANDINGS_COLUMNS[kind]
-    if kind == "player":
+    if kind == "player":  # a team event's players, too, show the figures a seat holds
         base = STANDINGS_COLUMNS["player"]
         extra = tuple(key for key, _higher in _seat_figures(event))
         return (*base[:-1], *extra, base[-1])
-    if kind == "unit":
+    if kind == "unit" and event.is_individual:
         return ("rank", "unit_id", "unit", "players", "counted", "points", "best_rank", "tied")
     return STANDINGS_COLUMNS[kind]
 
@@ -607,7 +606,7 @@ def event_standings_rows(
         pk: (name, unit) for pk, name, unit in event.teams.values_list("pk", "name", "unit__name")
     }
     if kind == "team":
-        level = figure_labeller(event.game, "level")
+        level = figure_labeller(event.game, side_figure(event.game) or "")
         return [
             {
                 "rank": r.rank,

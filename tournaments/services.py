@@ -20,11 +20,10 @@ from config.exceptions import ApplicationError, ConflictError
 from games.access import access_changed
 from games.models import Player, Table, TableMode
 from games.services import table_create
-from tournaments import individual
+from tournaments import individual, sides
 from tournaments import pairing as pairing_algo
 from tournaments.i18n import join_list
 from tournaments.models import (
-    TEAM_SIZE,
     Event,
     Membership,
     Pairing,
@@ -131,21 +130,24 @@ def registration_ensure(*, event: Event, players: Sequence[Player]) -> None:
 def team_create(
     *, event: Event, name: str, players: Sequence[Player], unit: Unit | None = None
 ) -> Team:
-    """Create a team of exactly three distinct players (in seat order) for ``event`` and return it.
+    """Create a team of exactly ``event.team_size`` distinct players (in seat order; 大怪路子:
+    three) for ``event`` and return it.
 
-    Raises ApplicationError for a wrong number of players, a repeated player, a taken name, or a
-    player
-    already in another team of the event.
+    Raises ApplicationError for an individual event, a wrong number of players, a repeated player,
+    a taken name, or a player already in another team of the event.
     """
     name = name.strip()
     if not name:
         raise ApplicationError(_("A team needs a name."))
-    if len(players) != TEAM_SIZE:
+    if not sides.team_game(event.game):
+        raise ApplicationError(_("This event is individual: its players play for themselves."))
+    size = event.team_size
+    if len(players) != size:
         raise ApplicationError(
             _("A team has exactly %(size)d players, got %(count)d.")
-            % {"size": TEAM_SIZE, "count": len(players)}
+            % {"size": size, "count": len(players)}
         )
-    if len({p.pk for p in players}) != TEAM_SIZE:
+    if len({p.pk for p in players}) != size:
         raise ApplicationError(_("A player can appear only once in a team."))
     if Team.objects.filter(event=event, name=name).exists():
         raise ApplicationError(
@@ -159,7 +161,7 @@ def team_create(
     registration_ensure(event=event, players=players)
     event_results_changed(event=event)
     TeamMember.objects.bulk_create(
-        TeamMember(team=team, event=event, player=player, order=order)
+        TeamMember(team=team, event=event, player=player, order=order, size=size)
         for order, player in enumerate(players)
     )
     access_changed()  # bulk_create sends no signal (games.access)
@@ -182,12 +184,12 @@ def pairing_create(
     number: int,
     mode: TableMode = TableMode.ONLINE,
 ) -> Pairing:
-    """Seat ``team_a`` (seats 0, 2, 4) against ``team_b`` (seats 1, 3, 5) at a new table of
-    ``round``.
+    """Seat ``team_a`` on the seats of the game's first side (大怪路子: 0, 2, 4) against ``team_b``
+    on its second's (1, 3, 5) at a new table of ``round``.
 
-    Members take their seats in team order: a0, b0, a1, b1, a2, b2. Raises ApplicationError for a
-    team of
-    another event, a team that meets itself, or a team already placed in this round.
+    Members take their side's seats in team order (大怪路子: a0, b0, a1, b1, a2, b2). Raises
+    ApplicationError for a team of another event, a team that meets itself, or a team already
+    placed in this round.
     """
     if team_a.pk == team_b.pk:
         raise ApplicationError(_("A team cannot play against itself."))
@@ -195,11 +197,10 @@ def pairing_create(
         raise ApplicationError(_("Both teams must belong to the round's event."))
     members_a = [m.player for m in team_a.members.select_related("player").order_by("order")]
     members_b = [m.player for m in team_b.members.select_related("player").order_by("order")]
-    if len(members_a) != TEAM_SIZE or len(members_b) != TEAM_SIZE:
-        raise ApplicationError(
-            _("Both teams need %(size)d players to be seated.") % {"size": TEAM_SIZE}
-        )
-    seated = [p for pair in zip(members_a, members_b, strict=True) for p in pair]
+    size = round.event.team_size
+    if len(members_a) != size or len(members_b) != size:
+        raise ApplicationError(_("Both teams need %(size)d players to be seated.") % {"size": size})
+    seated = sides.seating(round.event.game, members_a, members_b)
     table = table_create(
         name=f"{round} · {number}", players=seated, mode=mode, game=round.event.game
     )
@@ -230,11 +231,14 @@ def pairing_create(
 
 def _teams_ready(event: Event) -> list[Team]:
     teams = list(event.teams.filter(withdrawn=False).prefetch_related("members").order_by("pk"))
-    short = [t.name for t in teams if len(t.members.all()) != TEAM_SIZE]
+    if not sides.team_game(event.game):
+        raise ApplicationError(_("This event is individual: its players play for themselves."))
+    size = event.team_size
+    short = [t.name for t in teams if len(t.members.all()) != size]
     if short:
         raise ApplicationError(
             _("Every team needs %(size)d players before pairing; not yet: %(teams)s.")
-            % {"size": TEAM_SIZE, "teams": join_list(short)}
+            % {"size": size, "teams": join_list(short)}
         )
     if len(teams) < 2:
         raise ApplicationError(_("An event needs at least two teams to pair a round."))

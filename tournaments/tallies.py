@@ -61,10 +61,13 @@ def _places(finish: list[int], seats: int) -> dict[int, float]:
     return places
 
 
-def _level(figures: dict[str, Any] | None, side: str) -> int:
-    """A side's level in 大怪路子's figures (2 for games without levels)."""
-    value = ((figures or {}).get("level") or {}).get(side, 2)
-    return int(value)
+def _level(figures: dict[str, Any] | None, game: str, side: str) -> int:
+    """A side's value of the game's figure held by a side (大怪路子: its level; 2 for games
+    without one), as :func:`tournaments.sides.side_figure` names it."""
+    spec = next((f for f in get_game(game).figure_specs if f.holder == "side"), None)
+    if spec is None:
+        return 2
+    return int(((figures or {}).get(spec.key) or {}).get(side, spec.start))
 
 
 _MATCH_FIELDS = (
@@ -209,8 +212,8 @@ def _tallies_rebuild(ids: list[int]) -> int:
             }.get(match["status"], PairingTally.Status.PENDING)
             side_points = match["side_points"] or {}
             tally.points_a, tally.points_b = side_points.get("A", 0), side_points.get("B", 0)
-            tally.level_a = _level(match["figures"], "A")
-            tally.level_b = _level(match["figures"], "B")
+            tally.level_a = _level(match["figures"], match["game"], "A")
+            tally.level_b = _level(match["figures"], match["game"], "B")
             tally.winner_side = match["winner"] if match["winner"] in ("A", "B") else ""
             match_deals = deals.get(match["id"], [])
             tally.deals = len(match_deals)

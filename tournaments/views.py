@@ -53,6 +53,7 @@ from tournaments.selectors import (
     standings_kinds,
 )
 from tournaments.services import event_is_organizer
+from tournaments.sides import seat_side, side_figure, side_figure_start
 from tournaments.sorting import natural_key
 
 
@@ -307,7 +308,7 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
             escaper = seats.get(
                 (deal.match.table_id, seat if isinstance(seat, int) else -1), str(seat)
             )
-            side = "A" if isinstance(seat, int) and seat % 2 == 0 else "B"
+            side = seat_side(deal.match.game, seat) or "B"
             note["text"] = _(
                 "%(player)s (%(team)s) escaped (逃跑): the match ended there, and an escape "
                 "costs the escaping team %(points)s points (the rules' escape penalty)."
@@ -326,7 +327,7 @@ def _deal_notes(match_ids: list[int], pairings: list[Pairing]) -> dict[int, list
         team_names = names.get(match.pk, {"A": "A", "B": "B"})
         left = match.left_seat
         assert left is not None  # filtered above
-        side = "A" if left % 2 == 0 else "B"
+        side = seat_side(match.game, left) or "B"
         played = notes.get(match.pk, [])
         points_a = (match.side_points or {}).get("A", 0) - sum(n["points_a"] for n in played)
         points_b = (match.side_points or {}).get("B", 0) - sum(n["points_b"] for n in played)
@@ -378,12 +379,13 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     match_ids = [p.tally.match_id for p in pairings if hasattr(p, "tally") and p.tally.match_id]
     ladders: dict[int, list[tuple[int, int, int]]] = {}
+    figure, start = side_figure(event.game) or "", side_figure_start(event.game)
     for match_id, number, figures in (
         FigureStep.objects.filter(match_id__in=match_ids)
         .order_by("match_id", "deal_number")
         .values_list("match_id", "deal_number", "figures")
     ):
-        level = (figures or {}).get("level")
+        level = (figures or {}).get(figure)
         if level is not None:
             ladders.setdefault(match_id, []).append((number, level["A"], level["B"]))
     deals = _deal_notes(match_ids, pairings)
@@ -409,10 +411,10 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "opponent_points": (tally.points_b if side == "A" else tally.points_a)
                 if tally
                 else 0,
-                "level": figure_label(event.game, "level", mine[-1][1]) if mine else "2",
-                "opponent_level": figure_label(event.game, "level", theirs[-1][1])
-                if theirs
-                else "2",
+                "level": figure_label(event.game, figure, mine[-1][1] if mine else start),
+                "opponent_level": figure_label(
+                    event.game, figure, theirs[-1][1] if theirs else start
+                ),
                 "won": bool(tally and tally.winner_side == side),
                 "lost": bool(tally and tally.winner_side and tally.winner_side != side),
                 "mine": _ladder_svg_points(mine),
@@ -438,7 +440,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "matches": matches,
             "byes": [e.round for e in byes],
             "levels": [
-                (figure_label(event.game, "level", lv), round(112 - 104 * (lv - 2) / 12, 1))
+                (figure_label(event.game, figure, lv), round(112 - 104 * (lv - 2) / 12, 1))
                 for lv in (2, 6, 10, 14)
             ],
         },

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
+from engine.registry import DEFAULT_GAME
 from tests.games.factories import PlayerFactory, TableFactory
 from tests.tournaments.factories import (
     EventFactory,
@@ -17,7 +18,7 @@ from tests.tournaments.factories import (
     TeamFactory,
     UnitFactory,
 )
-from tournaments.models import Event, Membership, Pairing, Round, RoundEntry, Team, TeamMember, Unit
+from tournaments.models import Membership, Pairing, Round, RoundEntry, Team, TeamMember, Unit
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +80,7 @@ def test_event_tie_break_order_validated() -> None:
 
 def test_event_defaults() -> None:
     event = EventFactory()
-    assert event.game == Event.Game.DAGUAI == "daguai"
+    assert event.game == DEFAULT_GAME == "daguai"  # the registry's default game
     assert event.get_game_display() == "大怪路子"
     assert event.tie_break_order == ["head_to_head", "opponents_points", "levels_gained"]
 

@@ -9,6 +9,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
+from engine.registry import DEFAULT_GAME
 from tournaments.management.commands._base import LuziCommand
 from tournaments.management.commands._progress import ProgressBar
 from tournaments.running import event_simulate
@@ -49,7 +50,9 @@ class Command(LuziCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--game", default="daguai", help="the game's key (luzi games lists them; daguai)"
+            "--game",
+            default=DEFAULT_GAME,
+            help=f"the game's key (luzi games lists them; {DEFAULT_GAME})",
         )
         parser.add_argument("--teams", type=_positive, default=8, help="bot teams (default 8)")
         parser.add_argument(
