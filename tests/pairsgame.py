@@ -39,11 +39,13 @@ from engine.game import (
     OptionSpec,
     ReplayStep,
     ScoredSheet,
+    SheetDeal,
     SystemPlays,
     Verdict,
 )
 from engine.sampling import deal_hidden
 from engine.search import DealWorld, SearchBot, clone_deal
+from engine.sheets import Fields, SheetColumn, SheetField, SheetSpec, seat_name, sheet_deals, words
 
 SEATS = range(4)
 KEY = "pairs"
@@ -425,6 +427,109 @@ def _replay(record: dict[str, Any], deal: PairsDeal | None = None, apply: Any = 
     return deal
 
 
+# == the score sheet of an offline table ===========================================================
+
+
+def _form_deal(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A deal of the sheet from one row of the site's form: the tricks per seat, an escape, or
+    a seat leaving before the deal; ``None`` for a blank row."""
+    if row.get("leave") is not None:
+        return {"leave": row["leave"]}
+    if row.get("escape") is not None:
+        return {"escape": row["escape"]}
+    tricks = row.get("tricks") or []
+    if all(t is None for t in tricks):
+        return None
+    return {"tricks": [t or 0 for t in tricks]}
+
+
+def _describe(
+    result: Mapping[str, Any], seats: Sequence[str], sides: Mapping[str, str], english: bool
+) -> str:
+    """A deal in words, by the sides' names at the table (the teams'): which side took more
+    tricks, or who escaped."""
+    if result.get("outcome") == "escape":
+        name = seat_name(seats, result.get("seat"))
+        return words(english, "{name}逃跑", "{name} escaped (逃跑)", name=name)
+    side = result.get("side")
+    if not side:
+        return words(english, "墩数相同：不计分", "A tie on tricks: nobody scores")
+    tricks = list(result.get("tricks") or [0, 0, 0, 0])
+    won = sum(tricks[s] for s in SEATS if side_of(s) == side)
+    name = sides.get(side, side)
+    return words(english, "{name}赢 {won} 墩", "{name} won {won} tricks of 4", name=name, won=won)
+
+
+#: 对墩's score sheet: the tricks each seat won, or an escape, or a leaving.
+SHEET = SheetSpec(
+    fields=(
+        SheetField("tricks", "seat_numbers", "墩数：{name}", "Tricks: {name}", maximum=4),
+        SheetField("escape", "seat", "逃跑", "Escaped (逃跑)"),
+        SheetField("leave", "seat", "开局前离开", "Left before it"),
+    ),
+    form_deal=_form_deal,
+    columns=(
+        SheetColumn("墩数，{seat} 号座位", "Tricks, seat {seat}", per_seat=True),
+        SheetColumn("逃跑／离开（座位号）", "Escape / leave (seat)"),
+    ),
+    first_dealer_zh="首局发牌（可不填）",
+    first_dealer_en="First dealer (optional)",
+    first_dealer_print_zh="首局发牌（座位号）",
+    first_dealer_print_en="First dealer (seat)",
+    help_zh="每局填写每人赢的墩数（共 4 墩），或谁逃跑、谁在开局前离开。",
+    help_en="For each deal: the tricks each player won (4 in all), or who escaped or left.",
+    print_help_zh="每局写每人赢的墩数；1、3 号座位一方，2、4 号座位一方。",
+    print_help_en="Write the tricks each player won; seats 1, 3 are one side, 2, 4 the other.",
+    describe=_describe,
+)
+
+
+def _refused(row: Fields, name: str, why: str) -> EngineError:
+    return row.located(EngineError(why), name)
+
+
+def score_pairs_sheet(entry: Any, options: PairsOptions, base: int) -> ScoredSheet:
+    """Score a referee's sheet: per deal ``tricks`` (per seat, 4 in all) or ``escape`` (a seat),
+    or, last, ``leave`` (a seat, between deals); ``first_dealer`` (0 by default) deals deal 1."""
+    head, rows = sheet_deals(entry, {"first_dealer"})
+    first = head.integer("first_dealer", low=0, high=3, default=0)
+    match = PairsMatch(seed=0, options=options, base=base)
+    deals: list[SheetDeal] = []
+    figures = [match.figures()]
+    for number, row in enumerate(rows, 1):
+        row.only({"tricks", "escape", "leave"})
+        if match.over:
+            row.ended(match.end_reason or "")
+        if row.has("leave"):
+            for other in ("escape", "tricks"):
+                if row.has(other):
+                    raise _refused(row, other, "a seat leaving between deals plays no deal")
+            match.leave(row.seat("leave"))
+            continue
+        escape = row.optional_seat("escape")
+        if escape is not None:
+            if row.has("tricks"):
+                raise _refused(row, "tricks", "an escaped deal counts no tricks")
+            tricks: tuple[int, ...] = (0, 0, 0, 0)
+            result = _result("escape", (), base, escape)
+        else:
+            counts = row.counts("tricks", 4)
+            if counts is None:
+                row.refuse("tricks", "sheet.missing")
+            if sum(counts) != 4:
+                raise _refused(row, "tricks", f"the tricks add up to {sum(counts)}, not 4")
+            tricks, result = counts, _result("tricks", counts, base)
+        match._settle(number, result, tricks)
+        figures.append(match.figures())
+        finish = tuple(s for s in SEATS for _ in range(tricks[s]))
+        dealer, points = (first + number - 1) % 4, tuple(result["points"])
+        deals.append(SheetDeal(number, dealer, None, result, finish, points, escape))
+    return ScoredSheet(
+        tuple(deals), tuple(match.points), tuple(figures), match.end_reason, match.winner,
+        match.left_seat,
+    )  # fmt: skip
+
+
 class PairsGame:
     """对墩 as :class:`engine.game.Game`."""
 
@@ -433,7 +538,7 @@ class PairsGame:
     bot_kinds = ("heuristic", "search", "random")
     end_reasons = END_REASONS
     figure_specs = (FigureSpec("tricks", "墩数", "tricks", "seat", 0, 10**6, 0),)
-    score_sheets = False
+    score_sheets, sheet_spec = True, SHEET
 
     def side_of(self, seat: int) -> str:
         return side_of(seat)
@@ -508,7 +613,9 @@ class PairsGame:
         return DealWorld(clone_deal(deal, hands=hands), _Policy(), points_of=points)
 
     def score_sheet(self, entry: Any, *, options: Any, base: int = 1) -> ScoredSheet:
-        raise EngineError("对墩 has no score sheets: play its tables online")
+        if not isinstance(options, PairsOptions):
+            raise EngineError(f"not the options of 对墩: {options!r}")
+        return score_pairs_sheet(entry, options, _int(base, "base", 1))
 
     def read_record(self, data: Any) -> dict[str, Any]:
         return _read(data)
