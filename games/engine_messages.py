@@ -78,47 +78,6 @@ SITE_MESSAGES: dict[str, Promise] = {
     "sheet.four_counts": _l("must be four numbers, one per player."),
     "sheet.count_range": _l("each count is 0-%(high)s, not %(value)s."),
     "sheet.match_ended": _l("The match had already ended (%(end)s)."),
-    "xiaoluzi_sheet.none_declarer": _l("普通模式 has no 宣牌."),
-    "xiaoluzi_sheet.none_counter": _l("普通模式 has no 反宣."),
-    "xiaoluzi_sheet.declared_counter": _l("一打三 has no 反宣."),
-    "xiaoluzi_sheet.declare_and_counter": _l("%(seat)s cannot both 宣牌 and 反宣."),
-    "xiaoluzi_sheet.finish_count": _l(
-        "This mode ends with %(need)s out, not with finishing order %(out)s."
-    ),
-    "xiaoluzi_sheet.bystander_out": _l("%(seat)s watches this deal (旁观) and cannot go out."),
-    "xiaoluzi_sheet.none_slam": _l("普通模式 has no 关门."),
-    "xiaoluzi_sheet.slam_made": _l("The cards played make a 关门."),
-    "xiaoluzi_sheet.slam_not_made": _l("The cards played make no 关门."),
-    "xiaoluzi_sheet.escape_no_played": _l("An escape is settled without the cards played."),
-    "xiaoluzi_sheet.nobody_escapes": _l("The deal was over with %(out)s out: nobody escapes."),
-    "xiaoluzi_sheet.escape_out": _l("%(seat)s was out already and cannot escape."),
-    "xiaoluzi_sheet.escape_bystander": _l("%(seat)s watches this deal (旁观) and cannot escape."),
-    "doudizhu_sheet.redeals_listed": _l(
-        "%(listed)s all-pass deals (荒番) are entered right before this deal, not %(redeals)s."
-    ),
-    "doudizhu_sheet.huangfan_max": _l("荒番 counts at most %(most)s, not %(run)s."),
-    "doudizhu_sheet.no_report_sets": _l("A deal without 报到 has no sets."),
-    "doudizhu_sheet.double_report_sets": _l("报到 declares one set here (双报到 declares two)."),
-    "doudizhu_sheet.head_bid_3": _l("头撂 is a bid of 3, not %(bid)s."),
-    "doudizhu_sheet.open_hand_head": _l("摊打 happens only in a 头撂 deal."),
-    "doudizhu_sheet.report_no_play_winner": _l("报到 不打 is a win of the 地主."),
-    "doudizhu_sheet.escape_object": _l("The escape needs its player, kind and when it happened."),
-    "doudizhu_sheet.bidding_no_landlord": _l(
-        "An escape during the bidding has no 地主 (it came during play)."
-    ),
-    "doudizhu_sheet.bidding_not_over": _l("The bidding was not over."),
-    "doudizhu_sheet.bid_3_ends": _l(
-        "A bid of 3 ends the bidding at once: the escape came during play."
-    ),
-    "doudizhu_sheet.all_pass_none": _l("A deal nobody bid on (荒番) has none."),
-    "doudizhu_sheet.bidder_rotates": _l("The first bidder rotates to %(expected)s, not %(given)s."),
-    "doudizhu_sheet.bidder_first": _l(
-        "The first bidder is %(expected)s (the first dealer), not %(given)s."
-    ),
-    "doudizhu_sheet.head_bid_bidder": _l("头撂 is the first bidder's bid: %(seat)s bid first."),
-    "doudizhu_sheet.is_head_bid": _l("%(seat)s bid first and bid 3: that is 头撂."),
-    "doudizhu_sheet.winner_missing": _l("missing: the 地主 or the 农民 won (or 荒番, an escape)."),
-    "doudizhu_sheet.one_end": _l("A deal ends one way, not with both %(first)s and %(second)s."),
 }
 
 

@@ -75,4 +75,74 @@ TEXTS: dict[str, tuple[str, str]] = {
         "没有第 %(number)s 局：只发了 %(dealt)s 局。",
         "There is no deal %(number)s: %(dealt)s deals were dealt.",
     ),
+    # its referees' score sheet (engine/shanghai_doudizhu/sheet.py)
+    "doudizhu_sheet.redeals_listed": (
+        "紧接本局之前录入了 %(listed)s 局荒番，而不是 %(redeals)s 局。",
+        "%(listed)s all-pass deals (荒番) are entered right before this deal, not %(redeals)s.",
+    ),
+    "doudizhu_sheet.huangfan_max": (
+        "荒番最多计 %(most)s 次，而不是 %(run)s 次。",
+        "荒番 counts at most %(most)s, not %(run)s.",
+    ),
+    "doudizhu_sheet.no_report_sets": (
+        "没有报到的一局不填报到套数。",
+        "A deal without 报到 has no sets.",
+    ),
+    "doudizhu_sheet.double_report_sets": (
+        "这里报到只报一套（双报到才报两套）。",
+        "报到 declares one set here (双报到 declares two).",
+    ),
+    "doudizhu_sheet.head_bid_3": (
+        "头撂是叫 3 分，而不是 %(bid)s 分。",
+        "头撂 is a bid of 3, not %(bid)s.",
+    ),
+    "doudizhu_sheet.open_hand_head": (
+        "只有头撂的一局才能摊打。",
+        "摊打 happens only in a 头撂 deal.",
+    ),
+    "doudizhu_sheet.report_no_play_winner": (
+        "报到不打算地主胜。",
+        "报到 不打 is a win of the 地主.",
+    ),
+    "doudizhu_sheet.escape_object": (
+        "逃跑须填写逃跑者、方式和发生时间。",
+        "The escape needs its player, kind and when it happened.",
+    ),
+    "doudizhu_sheet.bidding_no_landlord": (
+        "叫分时逃跑没有地主（否则应为出牌时逃跑）。",
+        "An escape during the bidding has no 地主 (it came during play).",
+    ),
+    "doudizhu_sheet.bidding_not_over": ("叫分尚未结束。", "The bidding was not over."),
+    "doudizhu_sheet.bid_3_ends": (
+        "叫 3 分立即结束叫分：逃跑发生在出牌时。",
+        "A bid of 3 ends the bidding at once: the escape came during play.",
+    ),
+    "doudizhu_sheet.all_pass_none": (
+        "荒番的一局没有这一项：无人叫分。",
+        "A deal nobody bid on (荒番) has none.",
+    ),
+    "doudizhu_sheet.bidder_rotates": (
+        "首叫轮到%(expected)s，而不是%(given)s。",
+        "The first bidder rotates to %(expected)s, not %(given)s.",
+    ),
+    "doudizhu_sheet.bidder_first": (
+        "首叫是%(expected)s（首局庄家），而不是%(given)s。",
+        "The first bidder is %(expected)s (the first dealer), not %(given)s.",
+    ),
+    "doudizhu_sheet.head_bid_bidder": (
+        "头撂是首叫者的叫分：首叫的是%(seat)s。",
+        "头撂 is the first bidder's bid: %(seat)s bid first.",
+    ),
+    "doudizhu_sheet.is_head_bid": (
+        "%(seat)s首叫就叫 3 分：这是头撂。",
+        "%(seat)s bid first and bid 3: that is 头撂.",
+    ),
+    "doudizhu_sheet.winner_missing": (
+        "未填写：地主胜或农民胜（或荒番、逃跑）。",
+        "missing: the 地主 or the 农民 won (or 荒番, an escape).",
+    ),
+    "doudizhu_sheet.one_end": (
+        "一局只有一种结局，不能同时是 %(first)s 和 %(second)s。",
+        "A deal ends one way, not with both %(first)s and %(second)s.",
+    ),
 }

@@ -155,4 +155,39 @@ TEXTS: dict[str, tuple[str, str]] = {
         "没有第 %(number)s 局：只发了 %(dealt)s 局。",
         "There is no deal %(number)s: %(dealt)s deals were dealt.",
     ),
+    # its referees' score sheet (engine/xiaoluzi/sheet.py)
+    "xiaoluzi_sheet.none_declarer": ("普通模式没有宣牌。", "普通模式 has no 宣牌."),
+    "xiaoluzi_sheet.none_counter": ("普通模式没有反宣。", "普通模式 has no 反宣."),
+    "xiaoluzi_sheet.declared_counter": ("一打三没有反宣。", "一打三 has no 反宣."),
+    "xiaoluzi_sheet.declare_and_counter": (
+        "%(seat)s不能既宣牌又反宣。",
+        "%(seat)s cannot both 宣牌 and 反宣.",
+    ),
+    "xiaoluzi_sheet.finish_count": (
+        "该模式在 %(need)s 人出完时结束，出完顺序不能是 %(out)s。",
+        "This mode ends with %(need)s out, not with finishing order %(out)s.",
+    ),
+    "xiaoluzi_sheet.bystander_out": (
+        "%(seat)s本局旁观，不能出完。",
+        "%(seat)s watches this deal (旁观) and cannot go out.",
+    ),
+    "xiaoluzi_sheet.none_slam": ("普通模式没有关门。", "普通模式 has no 关门."),
+    "xiaoluzi_sheet.slam_made": ("按出牌张数是关门。", "The cards played make a 关门."),
+    "xiaoluzi_sheet.slam_not_made": ("按出牌张数不是关门。", "The cards played make no 关门."),
+    "xiaoluzi_sheet.escape_no_played": (
+        "逃跑结算不填出牌张数。",
+        "An escape is settled without the cards played.",
+    ),
+    "xiaoluzi_sheet.nobody_escapes": (
+        "%(out)s 出完时这一局已结束：无人可逃跑。",
+        "The deal was over with %(out)s out: nobody escapes.",
+    ),
+    "xiaoluzi_sheet.escape_out": (
+        "%(seat)s已出完，不能逃跑。",
+        "%(seat)s was out already and cannot escape.",
+    ),
+    "xiaoluzi_sheet.escape_bystander": (
+        "%(seat)s本局旁观，不能逃跑。",
+        "%(seat)s watches this deal (旁观) and cannot escape.",
+    ),
 }
