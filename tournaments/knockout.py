@@ -209,7 +209,10 @@ def knockout_break(
         raise ApplicationError(_("Places played for: 2, 4, 8 or 16."))
     places_played = min(places_played, size)
     if to_a and not plays_to_a(event.game):
-        raise ApplicationError(_("Only 大怪路子's matches can be played to A."))
+        raise ApplicationError(
+            _("%(game)s has no play to A (过A): its matches are played for their deals.")
+            % {"game": get_game(event.game).name_zh}
+        )
     deals = _length(deals_per_match, event.deals_per_match, _("Deals per knockout match"))
     final = _length(final_deals, deals, _("Deals in the final"))
     last = _group_closed(event, user)
@@ -370,7 +373,10 @@ def knockout_match_length_set(
     if Match.objects.filter(table__pairing=match.pairing_id).exists():
         raise ConflictError(_("This match has begun: its length is fixed."))
     if to_a and not plays_to_a(event.game):
-        raise ApplicationError(_("Only 大怪路子's matches can be played to A."))
+        raise ApplicationError(
+            _("%(game)s has no play to A (过A): its matches are played for their deals.")
+            % {"game": get_game(event.game).name_zh}
+        )
     match.deals = _length(deals, match.deals, _("Deals"))
     match.to_a = bool(to_a)
     match.save(update_fields=["deals", "to_a"])
