@@ -467,35 +467,53 @@ class World(Protocol):
 
 
 class Game(Protocol):
-    """A game as the registry hands it out (OpenSpiel's ``Game``, python-chess's variant)."""
+    """A game as the registry hands it out (OpenSpiel's ``Game``, python-chess's variant).
 
-    key: str
-    name_zh: str
-    name_en: str
-    seat_count: int
+    Its facts are read-only properties, so that a game may declare them as plain class
+    attributes of narrower types (``figure_specs = (FigureSpec(...),)``)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def name_zh(self) -> str: ...
+    @property
+    def name_en(self) -> str: ...
+    @property
+    def seat_count(self) -> int: ...
     #: whether seats form fixed sides for the whole match (大怪路子: by parity); otherwise roles
     #: change per deal (斗地主's landlord, 小路子's declarer) and ``side_of`` answers ``None``
-    fixed_sides: bool
-    sides: tuple[str, ...]
-    bot_kinds: tuple[str, ...]
-    figure_specs: tuple[FigureSpec, ...]
-    end_reasons: tuple[str, ...]
+    @property
+    def fixed_sides(self) -> bool: ...
+    @property
+    def sides(self) -> tuple[str, ...]: ...
+    @property
+    def bot_kinds(self) -> tuple[str, ...]: ...
+    @property
+    def figure_specs(self) -> tuple[FigureSpec, ...]: ...
+    @property
+    def end_reasons(self) -> tuple[str, ...]: ...
     #: whether a referee's score sheet of an offline table can be scored (``score_sheet``)
-    score_sheets: bool
+    @property
+    def score_sheets(self) -> bool: ...
     #: the score sheet as the site's one entry form, its preview and the printed sheet render it
     #: (its fields, the printed columns, the words of each deal's result); ``None`` when the game
     #: has no score sheets (:mod:`engine.sheets`, ``docs/adding-a-game.md``)
-    sheet_spec: SheetSpec | None
+    @property
+    def sheet_spec(self) -> SheetSpec | None: ...
     #: whether a match may be played "to A", until a side passes the top of its ladder, the
     #: deals being a cap (大怪路子's 过A; a knockout stage offers it only for such a game)
-    plays_to_a: bool
+    @property
+    def plays_to_a(self) -> bool: ...
     #: search tuning (engine/search.py): the most ms the search bot thinks per decision whatever
     #: its budget (``None``: the budget), and the evidence a candidate needs to replace the
     #: heuristic's action, ``(margin in standard errors, worlds at least)``
-    search_ceiling_ms: float | None
-    search_evidence: tuple[float, int]
+    @property
+    def search_ceiling_ms(self) -> float | None: ...
+    @property
+    def search_evidence(self) -> tuple[float, int]: ...
     #: what ``luzi --help --game KEY`` says of the game's command line
-    cli_description: str
+    @property
+    def cli_description(self) -> str: ...
 
     def side_of(self, seat: int) -> str | None: ...
 

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.base import GameBase
 from engine.cards import Card, Rank, Suit
 from engine.duplicate import DealtDeal
 from engine.errors import EngineError, IllegalActionError
@@ -79,7 +80,9 @@ def _card(text: Any) -> str:
     return card
 
 
-def _result(outcome: str, tricks: Sequence[int], base: int, seat: int | None = None) -> dict:
+def _result(
+    outcome: str, tricks: Sequence[int], base: int, seat: int | None = None
+) -> dict[str, Any]:
     """A played deal (the side with more tricks +1/−1 × base a seat), an escape (−2/+2) or a
     leaving (−1/+1)."""
     if outcome == "tricks":
@@ -530,7 +533,7 @@ def score_pairs_sheet(entry: Any, options: PairsOptions, base: int) -> ScoredShe
     )  # fmt: skip
 
 
-class PairsGame:
+class PairsGame(GameBase):
     """对墩 as :class:`engine.game.Game`."""
 
     key, name_zh, name_en, seat_count = KEY, "对墩", "Pairs", 4
