@@ -17,7 +17,6 @@ then by seed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -556,13 +555,6 @@ def _knockout_matches_start(round: Round) -> int:
         )
         started += 1
     return started
-
-
-@dataclass(frozen=True, slots=True)
-class _Seat:
-    seed: int
-    points: int
-    finish: float  # position in the last deal's finishing order (inf: not out)
 
 
 def _tally(pairing_id: int) -> PairingTally:
