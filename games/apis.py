@@ -23,9 +23,10 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, NotAllowedError
 from engine.errors import EngineError
+from engine.game import Verdict
 from games import engine_state, selectors, services
 from games.access import table_viewable
-from games.checks import MAX_CARDS_TEXT, SeatView, Verdict, selection_explain
+from games.checks import MAX_CARDS_TEXT, SeatView, selection_explain, verdict_json
 from games.engine_messages import engine_message
 from games.leaving import leave_terms
 from games.models import Match, Table
@@ -271,9 +272,9 @@ class TableCheckApi(APIView):
         if match is not None and match["status"] != Match.Status.PLAYING:
             # after the match, no "not your turn": there is nothing more to play
             over = Verdict(False, _("The match is over: there is nothing more to play."))
-            return Response(over.to_json())
+            return Response(verdict_json(over))
         verdict = selection_explain(view=seat_view_of(state), cards=data["cards"], game=table.game)
-        return Response(verdict.to_json())
+        return Response(verdict_json(verdict))
 
 
 class TableLeaveApi(APIView):

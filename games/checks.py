@@ -5,12 +5,13 @@ no copy of the rules. Reads only: nothing here changes a deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from engine.game import Verdict
 from engine.registry import get_game
 
 MAX_CARDS_TEXT = 200
@@ -36,29 +37,22 @@ class SeatView:
     deal: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    ok: bool
-    message: str
-    kind: str = ""  # "play" or "return" when ok
-    play_type: str = ""
-    cards: str = ""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "ok": self.ok,
-            "message": self.message,
-            "action": self.kind,
-            "type": self.play_type,
-            "cards": self.cards,
-        }
+def verdict_json(verdict: Verdict) -> dict[str, object]:
+    """The API's answer for ``verdict`` (its message translated already)."""
+    return {
+        "ok": verdict.ok,
+        "message": verdict.message,
+        "action": verdict.kind,
+        "type": verdict.play_type,
+        "cards": verdict.cards,
+    }
 
 
 def selection_explain(*, view: SeatView, cards: str, game: str | None = None) -> Verdict:
     """Say whether ``cards`` may be played (or returned) now, and why not in words: the game
     (大怪路子 unless ``game`` names another) decides, and the message is translated here."""
     if len(cards) > MAX_CARDS_TEXT:
-        return Verdict(False, _("Too many cards selected."))
+        return Verdict(ok=False, message=_("Too many cards selected."))
     english = not (get_language() or "").startswith("zh")
     seat = {
         "hand": view.hand,
@@ -75,4 +69,4 @@ def selection_explain(*, view: SeatView, cards: str, game: str | None = None) ->
     message = _(verdict.message)
     if verdict.params:
         message = message % dict(verdict.params)
-    return Verdict(verdict.ok, message, verdict.kind, verdict.play_type, verdict.cards)
+    return replace(verdict, message=message, params={})

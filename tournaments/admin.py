@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.utils import get_fields_from_path
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model, Q, QuerySet
@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from config.auth import acting_user
+from config.exceptions import ApplicationError
 from engine.registry import DEFAULT_GAME, get_game
 from games.admin import PlayerAdmin
 from games.models import Player
-from tournaments import sides
+from tournaments import services, sides
 from tournaments.admin_forms import EventForm, event_form_for, form_game
 from tournaments.i18n import join_list
 from tournaments.models import (
@@ -36,6 +37,7 @@ from tournaments.models import (
     TeamMember,
     Unit,
 )
+from tournaments.round_state import round_is_draft
 from tournaments.services import event_organizer_add, registration_ensure
 from tournaments.units import events_unit_ids, used_unit_ids
 
@@ -429,12 +431,37 @@ class RoundAdmin(EventScopedAdmin):
     list_filter = ["status", "event"]
     search_fields = ["event__name"]
     inlines = [PairingInline, RoundEntryInline, RoundLogInline]
-    # The status moves through the round services (confirm, start, complete) on the dashboard.
+    # The status moves only through the round services (confirm, start, complete): the dashboard's
+    # buttons or the actions below, each a step of tournaments.round_state's table.
     readonly_fields = ["status"]
+    actions = ["confirm_rounds", "start_rounds", "complete_rounds"]
+
+    def _step(self, request: HttpRequest, queryset: QuerySet[Any], step: Any, done: str) -> None:
+        """Take ``step`` for each round chosen; a round whose status refuses it says why."""
+        user = acting_user(request)
+        for round in queryset.select_related("event").order_by("event", "number"):
+            try:
+                step(round=round, user=user)
+            except ApplicationError as error:
+                self.message_user(request, f"{round}: {error.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{round}: {done}", messages.SUCCESS)
+
+    @admin.action(description=_lazy("Confirm the chosen rounds"))
+    def confirm_rounds(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        self._step(request, queryset, services.round_confirm, _("Confirmed."))
+
+    @admin.action(description=_lazy("Start the chosen rounds"))
+    def start_rounds(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        self._step(request, queryset, services.round_start, _("Started."))
+
+    @admin.action(description=_lazy("Complete the chosen rounds (every table finished)"))
+    def complete_rounds(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        self._step(request, queryset, services.round_complete, _("Completed."))
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Only a draft may be thrown away; a confirmed round's tables and results stay.
-        if obj is not None and obj.status != Round.Status.DRAFT:
+        if obj is not None and not round_is_draft(obj):
             return False
         return super().has_delete_permission(request, obj)
 
@@ -481,7 +508,7 @@ class PairingAdmin(EventScopedAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # A confirmed round's table goes with its results: only a draft's may be thrown away.
-        if obj is not None and obj.round.status != Round.Status.DRAFT:
+        if obj is not None and not round_is_draft(obj.round):
             return False
         return super().has_delete_permission(request, obj)
 
@@ -498,7 +525,7 @@ class RoundEntryAdmin(EventScopedAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is not None and obj.round.status != Round.Status.DRAFT:
+        if obj is not None and not round_is_draft(obj.round):
             return False  # a confirmed round's entries change through the round services
         return super().has_delete_permission(request, obj)
 

@@ -87,11 +87,6 @@ class BracketMatch:
     feeds: tuple[tuple[str, str], ...]
     result: tuple[int, ...] | None
 
-    @property
-    def decides_places(self) -> bool:
-        """Whether the match's order gives places itself (a final, a third-place match)."""
-        return self.entrants is None or self.hi - self.lo + 1 == len(self.entrants)
-
 
 @dataclass(frozen=True, slots=True)
 class Bracket:

@@ -565,7 +565,3 @@ def offline_deals_mark(pairing: Pairing, match: Match) -> None:
     for number in numbers:
         match.deals.filter(number=number).update(seed=seeds[number])
     Match.objects.filter(pk=match.pk).update(seed=seed)
-
-
-def offline_tables_of(round: Round) -> list[Table]:
-    return list(Table.objects.filter(pairing__round=round, mode=Table.Mode.OFFLINE))

@@ -17,7 +17,6 @@ then by seed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -56,6 +55,7 @@ from tournaments.models import (
     RoundLog,
     Team,
 )
+from tournaments.round_state import round_transition
 
 __all__ = [
     "Placement",
@@ -453,10 +453,7 @@ def _seat_match(
 
 def _confirmed(round: Round, user: User | None, detail: str) -> Round:
     services.round_log_add(round, user, RoundLog.Action.PAIRED, detail)
-    round.status = Round.Status.CONFIRMED
-    round.save(update_fields=["status"])
-    services.round_log_add(round, user, RoundLog.Action.CONFIRMED)
-    return round
+    return round_transition(round, Round.Status.CONFIRMED, user=user)
 
 
 def _round_draw(stage: KnockoutStage, number: int, user: User | None) -> Round | None:
@@ -530,12 +527,18 @@ def _running(stage: KnockoutStage) -> Round:
 def knockout_start(*, stage: KnockoutStage, user: User | None = None) -> Round:
     """Start the current knockout round: its online tables begin (the workers play them),
     its offline tables wait for their referees."""
+    stage = _stage_locked(stage.event)
+    services.event_organizer_require(event=stage.event, user=user)
+    return services.round_start(
+        round=_running(stage), user=user, matches_start=_knockout_matches_start
+    )
+
+
+def _knockout_matches_start(round: Round) -> int:
+    """A match at each online table of a knockout round but the walkovers'; how many began."""
     from games.services import match_start
 
-    stage = _stage_locked(stage.event)
-    event = stage.event
-    services.event_organizer_require(event=event, user=user)
-    round = services.round_start(round=_running(stage), user=user, start_matches=False)
+    event = round.event
     started = 0
     online = (
         round.pairings.filter(table__mode=Table.Mode.ONLINE, table__matches__isnull=True)
@@ -551,18 +554,7 @@ def knockout_start(*, stage: KnockoutStage, user: User | None = None) -> Round:
             rule_options=event.rule_options or None,
         )
         started += 1
-    entry = round.log.filter(action=RoundLog.Action.STARTED).order_by("-id").first()
-    if entry is not None:  # round_start wrote it before the matches began
-        entry.detail = f"online matches started: {started}"
-        entry.save(update_fields=["detail"])
-    return round
-
-
-@dataclass(frozen=True, slots=True)
-class _Seat:
-    seed: int
-    points: int
-    finish: float  # position in the last deal's finishing order (inf: not out)
+    return started
 
 
 def _tally(pairing_id: int) -> PairingTally:

@@ -649,10 +649,6 @@ class RoundEntry(models.Model):
             ),
         ]
 
-    @property
-    def is_bye(self) -> bool:
-        return self.pairing_id is None
-
     def __str__(self) -> str:
         return f"{self.round}: {self.team}"
 

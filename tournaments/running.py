@@ -69,39 +69,43 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
         )
     if round.status == Round.Status.COMPLETED:
         raise ConflictError(_("Round %(round)d is completed already.") % {"round": round.number})
-    just_started = round.status == Round.Status.CONFIRMED
-    if just_started:
-        round = services.round_start(round=round, start_matches=False)
     event = round.event
-    tables = Table.objects.filter(
-        pairing__round=round, mode=Table.Mode.ONLINE, matches__isnull=True
-    ).order_by("pairing__number")
     from tournaments.knockout_selectors import pairing_deals
 
-    started = 0
-    seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
-    for table in tables:
-        all_bots = not table.seats.filter(player__is_bot=False).exists()
-        delay = bot_delay_ms if bot_delay_ms is not None else (0 if all_bots or bots else 600)
-        games_services.match_start(
-            table=table,
-            base_score=event.base_score,
-            deals_per_match=pairing_deals(table.pairing.pk, event.deals_per_match),
-            rule_options=event.rule_options or None,
-            autoplay=bots,
-            bot_delay_ms=delay,
-            between_deals_seconds=0 if all_bots or bots else 5,
-            seed=seed,
+    counted = [0]
+
+    def tables_start(round: Round) -> int:
+        seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
+        tables = Table.objects.filter(
+            pairing__round=round, mode=Table.Mode.ONLINE, matches__isnull=True
+        ).order_by("pairing__number")
+        started = 0
+        for table in tables:
+            all_bots = not table.seats.filter(player__is_bot=False).exists()
+            delay = bot_delay_ms if bot_delay_ms is not None else (0 if all_bots or bots else 600)
+            games_services.match_start(
+                table=table,
+                base_score=event.base_score,
+                deals_per_match=pairing_deals(table.pairing.pk, event.deals_per_match),
+                rule_options=event.rule_options or None,
+                autoplay=bots,
+                bot_delay_ms=delay,
+                between_deals_seconds=0 if all_bots or bots else 5,
+                seed=seed,
+            )
+            started += 1
+        counted[0] = started
+        return started
+
+    if round.status == Round.Status.CONFIRMED:  # the round starts: its log counts the matches
+        services.round_start(round=round, matches_start=tables_start)
+        return counted[0]
+    # A running round: tables seated since it started (or whose match never began) start now.
+    started = tables_start(round)
+    if started:
+        services.round_log_add(
+            round, None, RoundLog.Action.STARTED, f"online matches started: {started}"
         )
-        started += 1
-    # The round's log says how many matches began (round_start started none of them here).
-    detail = f"online matches started: {started}"
-    entry = round.log.filter(action=RoundLog.Action.STARTED).order_by("-id").first()
-    if just_started and entry is not None:
-        entry.detail = detail
-        entry.save(update_fields=["detail"])
-    elif started:
-        services.round_log_add(round, None, RoundLog.Action.STARTED, detail)
     return started
 
 

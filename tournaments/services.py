@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.contrib.auth.models import (
     Group,
@@ -40,6 +40,7 @@ from tournaments.models import (
 from tournaments.organizers import event_is_organizer as event_is_organizer
 from tournaments.organizers import event_organizer_require as event_organizer_require
 from tournaments.organizers import round_log_add as round_log_add
+from tournaments.round_state import round_transition, round_transition_check
 from tournaments.selectors import duplicate_swiss_order, event_team_standings
 from tournaments.tallies import event_tallies_refresh, tallies_refresh
 
@@ -478,64 +479,75 @@ def round_confirm(*, round: Round, user: User | None = None) -> Round:
     """Confirm a draft round's tables (draft → confirmed); raise ConflictError otherwise."""
     round = _round_locked(round)
     event_organizer_require(event=round.event, user=user)
-    if round.status != Round.Status.DRAFT:
-        raise ConflictError(
-            _("Round %(round)d is %(status)s, not a draft.")
-            % {"round": round.number, "status": round.get_status_display()}
-        )
+    round_transition_check(round, Round.Status.CONFIRMED)
     if not round.pairings.exists():
         raise ApplicationError(_("Round %(round)d has no tables yet.") % {"round": round.number})
-    round.status = Round.Status.CONFIRMED
-    round.save(update_fields=["status"])
+    round_transition(round, Round.Status.CONFIRMED, user=user)
     event_results_changed(event=round.event)  # its byes now count
-    round_log_add(round, user, RoundLog.Action.CONFIRMED)
     return round
 
 
 @transaction.atomic
-def round_start(*, round: Round, user: User | None = None, start_matches: bool = True) -> Round:
+def round_start(
+    *,
+    round: Round,
+    user: User | None = None,
+    start_matches: bool = True,
+    matches_start: Callable[[Round], int] | None = None,
+) -> Round:
     """Start a confirmed round (confirmed → running; the event becomes running).
 
     With ``start_matches`` each online table without a match gets one through games' services
-    (bots play themselves); offline tables wait for their referee's result.
+    (bots play themselves); offline tables wait for their referee's result. ``matches_start``
+    starts them another way (the knockout stage, the demo's bots) and says how many it started;
+    the round's log counts them.
     """
     round = _round_locked(round)
     event = round.event
     event_organizer_require(event=event, user=user)
-    if round.status != Round.Status.CONFIRMED:
-        raise ConflictError(
-            _("Round %(round)d is %(status)s, not confirmed.")
-            % {"round": round.number, "status": round.get_status_display()}
-        )
-    round.status = Round.Status.RUNNING
-    round.save(update_fields=["status"])
-    if event.status != Event.Status.RUNNING:
-        event.status = Event.Status.RUNNING
-        event.save(update_fields=["status"])
+    round_transition_check(round, Round.Status.RUNNING)
+    if matches_start is None:
+        matches_start = _online_matches_start if start_matches else _no_matches_start
+
+    def started(round: Round) -> str:
+        if event.status != Event.Status.RUNNING:
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
+        return f"online matches started: {matches_start(round)}"
+
+    return round_transition(round, Round.Status.RUNNING, user=user, then=started)
+
+
+def _no_matches_start(round: Round) -> int:
+    return 0
+
+
+def _online_matches_start(round: Round) -> int:
+    """A match at each online table of ``round`` without one; how many began."""
+    from games import services as games_services
+    from tournaments.knockout_selectors import pairing_deals
+
+    event = round.event
+    match_start = getattr(games_services, "match_start", None)
+    if match_start is None:
+        return 0
+    online = round.pairings.filter(
+        table__mode=Table.Mode.ONLINE, table__matches__isnull=True
+    ).select_related("table")
+    from tournaments.duplicate import round_deal_seed
+
+    seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
     started = 0
-    if start_matches:
-        from games import services as games_services
-        from tournaments.knockout_selectors import pairing_deals
-
-        match_start = getattr(games_services, "match_start", None)
-        online = round.pairings.filter(
-            table__mode=Table.Mode.ONLINE, table__matches__isnull=True
-        ).select_related("table")
-        if match_start is not None:
-            from tournaments.duplicate import round_deal_seed
-
-            seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
-            for pairing in online:
-                match_start(
-                    table=pairing.table,
-                    base_score=event.base_score,
-                    deals_per_match=pairing_deals(pairing, event.deals_per_match),
-                    rule_options=event.rule_options or None,
-                    seed=seed,
-                )
-                started += 1
-    round_log_add(round, user, RoundLog.Action.STARTED, f"online matches started: {started}")
-    return round
+    for pairing in online:
+        match_start(
+            table=pairing.table,
+            base_score=event.base_score,
+            deals_per_match=pairing_deals(pairing, event.deals_per_match),
+            rule_options=event.rule_options or None,
+            seed=seed,
+        )
+        started += 1
+    return started
 
 
 @transaction.atomic
@@ -550,11 +562,7 @@ def round_complete(
     """
     round = _round_locked(round)
     event_organizer_require(event=round.event, user=user)
-    if round.status != Round.Status.RUNNING:
-        raise ConflictError(
-            _("Round %(round)d is %(status)s, not running.")
-            % {"round": round.number, "status": round.get_status_display()}
-        )
+    round_transition_check(round, Round.Status.COMPLETED)
     tallies_refresh(pairings=round.pairings.all())
     unfinished = list(
         round.pairings.exclude(tally__status=PairingTally.Status.FINISHED)
@@ -566,13 +574,10 @@ def round_complete(
             _("Round %(round)d still has unfinished tables: %(tables)s.")
             % {"round": round.number, "tables": join_list(unfinished)}
         )
-    round.status = Round.Status.COMPLETED
-    round.save(update_fields=["status"])
     detail = f"forced; unfinished tables: {unfinished}" if unfinished else ""
     if detail and reason.strip():
         detail = f"{detail}; {reason.strip()}"
-    round_log_add(round, user, RoundLog.Action.COMPLETED, detail)
-    return round
+    return round_transition(round, Round.Status.COMPLETED, user=user, detail=detail)
 
 
 @transaction.atomic

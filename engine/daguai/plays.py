@@ -199,10 +199,6 @@ class Play:
         """How many jokers the play spends."""
         return sum(1 for c in self.cards if c.suit is None)
 
-    def describe(self) -> str:
-        """A short bilingual description, such as ``四带一 four with one (3)``."""
-        return f"{self.type.chinese} {self.type.english} ({self.rank.token})"
-
     def __str__(self) -> str:
         return format_cards(self.cards)
 
