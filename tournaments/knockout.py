@@ -549,6 +549,9 @@ def knockout_start(*, stage: KnockoutStage, user: User | None = None) -> Round:
             rule_options=event.rule_options or None,
         )
         started += 1
+    from tournaments.results import tallies_refresh
+
+    tallies_refresh(pairings=round.pairings.all())  # the tables in play show as such at once
     entry = round.log.filter(action=RoundLog.Action.STARTED).order_by("-id").first()
     if entry is not None:  # round_start wrote it before the matches began
         entry.detail = f"online matches started: {started}"

@@ -26,6 +26,7 @@ from games.models import Action, Deal, Match, Table
 from tournaments import services
 from tournaments.duplicate import round_deal_seed
 from tournaments.models import Event, Meet, Round, RoundLog
+from tournaments.tallies import tallies_refresh
 
 __all__ = ["Progress", "RoundRun", "SimulationSummary", "event_simulate", "round_run"]
 
@@ -94,6 +95,8 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
             seed=seed,
         )
         started += 1
+    # the tables in play show as such at once (a deal's end refreshes a tally again)
+    tallies_refresh(pairings=round.pairings.all())
     # The round's log says how many matches began (round_start started none of them here).
     detail = f"online matches started: {started}"
     entry = round.log.filter(action=RoundLog.Action.STARTED).order_by("-id").first()

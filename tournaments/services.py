@@ -538,6 +538,7 @@ def round_start(*, round: Round, user: User | None = None, start_matches: bool =
                     seed=seed,
                 )
                 started += 1
+        tallies_refresh(pairings=round.pairings.all())  # the tables in play show as such at once
     round_log_add(round, user, RoundLog.Action.STARTED, f"online matches started: {started}")
     return round
 
