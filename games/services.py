@@ -29,6 +29,7 @@ from games.access import access_changed
 from games.engine_messages import engine_message
 from games.models import Action, Deal, FigureStep, Match, Player, Table, TableMode, TableSeat
 from games.seats import seat_number
+from games.signals import match_scored
 
 
 @transaction.atomic
@@ -118,6 +119,8 @@ class _Locked:
     seats: list[TableSeat]
     deal_fields: set[str] = field(default_factory=set)
     match_fields: set[str] = field(default_factory=set)
+    #: The match's scored rows changed (a deal's end, the match's end): sent on once written.
+    scored: bool = False
 
     @cached_property
     def people(self) -> bool:
@@ -356,6 +359,7 @@ def _finish_deal(locked: _Locked) -> None:
 
 def _store_match(locked: _Locked) -> None:
     match, engine = locked.match, locked.engine
+    locked.scored = True
     _set_points(match, engine.points, engine_state.game_of(match))
     match.figures = engine.figures()
     fields = ["figures", "updated_at", *_POINT_FIELDS]
@@ -452,6 +456,9 @@ def _commit(locked: _Locked, *, kick: bool = False) -> None:
     _save_deal(locked)
     _save_match(locked)
     match, deal, engine = locked.match, locked.deal, locked.engine
+    if locked.scored:
+        locked.scored = False
+        match_scored.send(sender=Match, match=match)
     table_id = match.table_id
     held_at = time.monotonic()  # the lock is held: every earlier change is in this state
 
@@ -721,6 +728,79 @@ def offline_sheet(*, first_dealer: int, deals: Sequence[OfflineDeal]) -> dict[st
 
 
 @transaction.atomic
+@dataclass(frozen=True, slots=True)
+class OfflineScored:
+    """An offline sheet as the engine scored it, as the rows it records (none saved): the match,
+    its deals (by number) and the figures after each deal."""
+
+    match: Match
+    deals: list[Deal]
+    figures: tuple[dict[str, dict[str, int]], ...]
+
+
+def offline_match_score(
+    *,
+    table: Table,
+    base_score: int,
+    deals_per_match: int,
+    rule_options: dict[str, Any] | None = None,
+    sheet: Any = None,
+    first_dealer: int = 0,
+    deals: Sequence[OfflineDeal] = (),
+) -> OfflineScored:
+    """Score an offline table's sheet through the engine's pure ``score_sheet`` into the rows
+    :func:`offline_match_record` would write, writing nothing (a result's preview is a read).
+    Raises ApplicationError with the engine's reason, naming the first bad deal."""
+    if table.mode != Table.Mode.OFFLINE:
+        raise ApplicationError(_("Only an offline table's results are entered by a referee."))
+    if sheet is None:
+        sheet = offline_sheet(first_dealer=first_dealer, deals=deals)
+    if isinstance(sheet, dict) and sheet.get("deals") == []:
+        raise ApplicationError(_("Enter at least one deal."))
+    options = dict(rule_options or {})
+    options.pop("deals_per_match", None)
+    game = engine_state.game_of(table)
+    try:
+        rules = game.options_from_json({**options, "deals_per_match": deals_per_match})
+        scored = game.score_sheet(sheet, options=rules, base=base_score)
+    except EngineError as exc:
+        raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
+    now = timezone.now()
+    match = Match(
+        table=table,
+        game=table.game,
+        rule_options=options,
+        deals_per_match=deals_per_match,
+        base_score=base_score,
+        status=Match.Status.FINISHED if scored.end_reason else Match.Status.PLAYING,
+        current_deal=len(scored.deals),
+        end_reason=scored.end_reason or "",
+        winner=scored.winner or "",  # the game decides who won the match
+        left_seat=scored.left,
+        figures=scored.figures[-1] if scored.figures else {},
+        sheet=sheet,
+        started_at=now,
+        finished_at=now if scored.end_reason else None,
+    )
+    _set_points(match, scored.points, game)
+    rows = []
+    for d in scored.deals:
+        row = Deal(
+            match=match,
+            number=d.number,
+            dealer_seat=d.dealer,
+            level_rank=d.level_rank,
+            seed="0",
+            status=Deal.Status.FINISHED,
+            finishing_order=list(d.finish),
+            result=d.result,
+            finished_at=now,
+        )
+        _set_points(row, d.points, game)
+        rows.append(row)
+    return OfflineScored(match, rows, tuple(scored.figures))
+
+
 def offline_match_record(
     *,
     table: Table,
@@ -740,58 +820,27 @@ def offline_match_record(
     replaced. Raises ApplicationError with the engine's reason, naming the first bad deal.
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
-    if table.mode != Table.Mode.OFFLINE:
-        raise ApplicationError(_("Only an offline table's results are entered by a referee."))
-    if sheet is None:
-        sheet = offline_sheet(first_dealer=first_dealer, deals=deals)
-    if isinstance(sheet, dict) and sheet.get("deals") == []:
-        raise ApplicationError(_("Enter at least one deal."))
-    options = dict(rule_options or {})
-    options.pop("deals_per_match", None)
-    game = engine_state.game_of(table)
-    try:
-        rules = game.options_from_json({**options, "deals_per_match": deals_per_match})
-        scored = game.score_sheet(sheet, options=rules, base=base_score)
-    except EngineError as exc:
-        raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
-    Match.objects.filter(table=table).delete()
-    match = Match(
+    scored = offline_match_score(
         table=table,
-        game=table.game,
-        rule_options=options,
-        deals_per_match=deals_per_match,
         base_score=base_score,
-        status=Match.Status.FINISHED if scored.end_reason else Match.Status.PLAYING,
-        current_deal=len(scored.deals),
-        end_reason=scored.end_reason or "",
-        winner=scored.winner or "",  # the game decides who won the match
-        left_seat=scored.left,
-        figures=scored.figures[-1] if scored.figures else {},
+        deals_per_match=deals_per_match,
+        rule_options=rule_options,
         sheet=sheet,
-        started_at=timezone.now(),
-        finished_at=timezone.now() if scored.end_reason else None,
+        first_dealer=first_dealer,
+        deals=deals,
     )
-    _set_points(match, scored.points, game)
+    Match.objects.filter(table=table).delete()
+    match = scored.match
     match.save()
-    for d in scored.deals:
-        row = Deal(
-            match=match,
-            number=d.number,
-            dealer_seat=d.dealer,
-            level_rank=d.level_rank,
-            seed="0",
-            status=Deal.Status.FINISHED,
-            finishing_order=list(d.finish),
-            result=d.result,
-            finished_at=timezone.now(),
-        )
-        _set_points(row, d.points, game)
+    for row in scored.deals:
+        row.match = match
         row.save()
     FigureStep.objects.bulk_create(
         FigureStep(match=match, deal_number=i, figures=f) for i, f in enumerate(scored.figures)
     )
-    table.status = Table.Status.FINISHED if scored.end_reason else Table.Status.PLAYING
+    table.status = Table.Status.FINISHED if match.end_reason else Table.Status.PLAYING
     table.save(update_fields=["status"])
+    match_scored.send(sender=Match, match=match)
     table_id = table.pk
     transaction.on_commit(lambda: events.table_changed(table_id))
     return match

@@ -30,7 +30,6 @@ from tournaments import results as results_services
 from tournaments.exports import csv_download
 from tournaments.i18n import join_list
 from tournaments.models import Event, Meet, Pairing, ResultSubmission, Round
-from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
     STANDINGS_KINDS,
     event_standings_rows_cached,
@@ -274,8 +273,7 @@ def _kind(request: Request) -> str:
 
 
 def standings_rows_fresh(event: Event, kind: str) -> list[dict[str, object]]:
-    """Refresh the tallies of running rounds, then return the standings rows."""
-    event_tallies_refresh(event=event)
+    """The standings rows (the tallies follow every recorded result: nothing to refresh)."""
     return event_standings_rows_cached(event=event, kind=kind)
 
 

@@ -8,10 +8,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.access import deal_rule_register, table_rule_register
+        from games.signals import match_scored
         from games.table_context import table_context_register
         from tournaments import duplicate
         from tournaments.selectors import table_rule
         from tournaments.table_context import table_context
+        from tournaments.tallies import match_scored_follow
 
         # The tables of a private event, or of a draft round, follow the event's visibility.
         table_rule_register(table_rule)
@@ -19,6 +21,9 @@ class TournamentsConfig(AppConfig):
         table_context_register(table_context)
         # The knockout stage's read-only admin (its own module: tournaments.admin stays free of it).
         from tournaments import admin_knockout  # noqa: F401
+
+        # The tallies follow every scored row as it is written (no page request rebuilds them).
+        match_scored.connect(match_scored_follow, dispatch_uid="tournaments.tallies.follow")
 
         # Duplicate rounds: no table, deal or record shows a deal before every table played it.
         table_rule_register(duplicate.table_rule)

@@ -38,7 +38,6 @@ from tournaments.models import (
     Team,
 )
 from tournaments.qr import qr_svg
-from tournaments.results import tallies_refresh
 from tournaments.selectors import events_visible_to
 from tournaments.services import event_is_organizer
 
@@ -160,12 +159,6 @@ def bracket_data(event: Event) -> dict[str, Any] | None:
     pairings = [m.pairing_id for m in rows.values()] + [
         m.tiebreak_id for m in rows.values() if m.tiebreak_id is not None
     ]
-    running = [m for m in rows.values() if not m.result]
-    if running:
-        tallies_refresh(
-            pairings=[m.pairing for m in running]
-            + [m.tiebreak for m in running if m.tiebreak is not None]
-        )
     tallies = {
         t.pairing_id: t
         for t in PairingTally.objects.filter(pairing_id__in=pairings).prefetch_related("players")

@@ -51,6 +51,7 @@ __all__ = [
     "DuplicateTotals",
     "deal_rule",
     "duplicate_totals",
+    "deal_seed_new",
     "round_deal_seed",
     "round_deal_sheets",
     "rounds_published",
@@ -64,14 +65,23 @@ __all__ = [
 # --- the option -----------------------------------------------------------------------------------
 
 
+def deal_seed_new() -> int:
+    """A fresh seed for a duplicate round, drawn when the round is created (or when the option is
+    turned on for rounds not started yet), never when a page is read."""
+    return secrets.randbits(62)
+
+
 def round_deal_seed(round: Round) -> int | None:
     """The seed every match of a duplicate round is started from (drawn and recorded the first
     time it is asked for; the caller holds the round's row lock or creates no race); None for a
     round of an event that is not duplicate."""
     if not round.event.duplicate:
+        if round.deal_seed is not None:  # drawn while the option was on, turned off since
+            Round.objects.filter(pk=round.pk).update(deal_seed=None)
+            round.deal_seed = None
         return None
-    if round.deal_seed is None:
-        seed = secrets.randbits(62)
+    if round.deal_seed is None:  # a round created before seeds were drawn with it
+        seed = deal_seed_new()
         updated = Round.objects.filter(pk=round.pk, deal_seed__isnull=True).update(deal_seed=seed)
         if updated:
             round.deal_seed = seed
@@ -530,10 +540,12 @@ def _sheet_hand(seat: int, side: str | None, cards: Iterable[Card]) -> SheetHand
 
 def round_deal_sheets(round: Round) -> list[SheetDeal]:
     """Each deal of a duplicate round, each seat's cards grouped by suit (high to low), for the
-    volunteers who deal the physical packs. Draws the round's seed if it has none yet."""
+    volunteers who deal the physical packs, from the seed drawn with the round (a read: [] for a
+    round that has none, which only a round created before the option was set can lack)."""
     event = round.event
-    seed = round_deal_seed(round)
-    assert seed is not None
+    seed = round.deal_seed
+    if seed is None or not event.duplicate:
+        return []
     game = get_game(event.game)
     # and the spares of a game that deals again when a deal is not played (the game says)
     count = game.duplicate_deals(event.deals_per_match)

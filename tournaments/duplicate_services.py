@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
-from tournaments.models import DuplicateScoring, Event
+from tournaments.duplicate import deal_seed_new as duplicate_deal_seed_new
+from tournaments.models import DuplicateScoring, Event, Round
 from tournaments.services import event_organizer_require, event_results_changed
 
 __all__ = ["event_duplicate_set"]
@@ -35,5 +36,12 @@ def event_duplicate_set(*, event: Event, duplicate: bool, scoring: str, user: An
             messages = " ".join(m for ms in exc.message_dict.values() for m in ms)
             raise ApplicationError(messages) from None
         event.save(update_fields=["duplicate", "duplicate_scoring"])
+        waiting = event.rounds.filter(status__in=[Round.Status.DRAFT, Round.Status.CONFIRMED])
+        if duplicate:  # the rounds not started yet get their seeds now, not when read
+            for round in waiting.filter(deal_seed__isnull=True):
+                round.deal_seed = duplicate_deal_seed_new()
+                round.save(update_fields=["deal_seed"])
+        else:
+            waiting.exclude(deal_seed=None).update(deal_seed=None)
         event_results_changed(event=event)
     return event

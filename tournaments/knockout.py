@@ -118,10 +118,8 @@ def _stage_locked(event: Event) -> KnockoutStage:
 
 def _group_order(event: Event) -> list[tuple[int, int, bool]]:
     """The group stage's order as the standings give it (tie-breaks applied): (rank, id, tied)."""
-    from tournaments.results import event_tallies_refresh
     from tournaments.selectors import event_player_standings, event_team_standings
 
-    event_tallies_refresh(event=event, open_rounds_only=False)
     if event.is_individual:
         return [(r.rank, r.player, r.tied) for r in event_player_standings(event=event)]
     return [(r.rank, r.team, r.tied) for r in event_team_standings(event=event)]

@@ -47,7 +47,6 @@ from tournaments.models import (
 )
 from tournaments.organizers import event_result_require
 from tournaments.qr import qr_svg
-from tournaments.results import event_tallies_refresh
 from tournaments.round_log import log_detail
 from tournaments.selectors import round_byes, round_tables
 from tournaments.sorting import naturally
@@ -93,7 +92,6 @@ def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool
 @login_required
 def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     event = _organized(request, pk)
-    event_tallies_refresh(event=event)
     rounds = list(
         event.rounds.order_by("-number").annotate(
             tables=Count("pairings", distinct=True),

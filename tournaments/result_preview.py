@@ -6,6 +6,7 @@ sides and seats come from the game's description. No game is named here."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from engine.game import Game
 from engine.registry import get_game
-from games.models import Match
+from games.models import Deal, Match
 from tournaments.models import Pairing
 from tournaments.sheets import spec_of
 
@@ -110,7 +111,7 @@ def _leaving_points(match: Match, deals: list[Any], count: int) -> tuple[int, ..
     )[:count]
 
 
-def seats_preview_of(pairing: Pairing, match: Match) -> SeatsPreview:
+def seats_preview_of(pairing: Pairing, match: Match, rows: Sequence[Deal]) -> SeatsPreview:
     """The preview of a table whose seats play for themselves."""
     game = get_game(match.game)
     spec = spec_of(game)
@@ -128,7 +129,7 @@ def seats_preview_of(pairing: Pairing, match: Match) -> SeatsPreview:
         return people.get(value) or PreviewSeat(value, str(value + 1), "")
 
     deals = []
-    for row in match.deals.order_by("number"):
+    for row in rows:
         deals.append(
             SeatsDeal(
                 number=row.number,
@@ -173,10 +174,14 @@ def seats_preview_of(pairing: Pairing, match: Match) -> SeatsPreview:
     )
 
 
-def preview_of(pairing: Pairing, match: Match) -> ResultPreview | SeatsPreview:
+def preview_of(
+    pairing: Pairing, match: Match, rows: Sequence[Deal]
+) -> ResultPreview | SeatsPreview:
+    """The preview of ``match`` and its deal ``rows`` (by number), as the engine scored a sheet:
+    rows that need not be saved (a preview writes nothing)."""
     game = get_game(match.game)
     if pairing.team_a_id is None or not game.fixed_sides or len(game.sides) != 2:
-        return seats_preview_of(pairing, match)
+        return seats_preview_of(pairing, match, rows)
     assert pairing.team_a is not None and pairing.team_b is not None
     spec = spec_of(game)
     english = _english()
@@ -198,7 +203,7 @@ def preview_of(pairing: Pairing, match: Match) -> ResultPreview | SeatsPreview:
     }
     names = _names(people, game)
     deals = []
-    for row in match.deals.order_by("number"):
+    for row in rows:
         side_points = row.side_points or {}
         deals.append(
             PreviewDeal(

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Match, Table
-from games.services import offline_match_record
+from games.services import offline_match_record, offline_match_score
 from tournaments import duplicate, sheets
 from tournaments.models import (
     Pairing,
@@ -44,10 +44,6 @@ __all__ = [
 # --- Offline results: a referee enters, a second person confirms or rejects ---------------------
 
 
-class _DryRun(Exception):
-    pass
-
-
 def _sheet(pairing: Pairing, first_dealer: Any, deals: Any) -> dict[str, Any]:
     """The game's score sheet of a version, as its spec has it: the first dealer (a seat, when
     the game needs one), the deals as sent (checked here as finishing orders for a game whose
@@ -70,18 +66,11 @@ def _sheet(pairing: Pairing, first_dealer: Any, deals: Any) -> dict[str, Any]:
     return sheet
 
 
-def _dry_run(pairing: Pairing, sheet: dict[str, Any]) -> ResultPreview | SeatsPreview:
-    """Score the sheet through games (in a savepoint that is rolled back) and name what it made."""
-    preview: ResultPreview | SeatsPreview | None = None
-    try:
-        with transaction.atomic():
-            match = _record(pairing, sheet)
-            preview = preview_of(pairing, match)
-            raise _DryRun
-    except _DryRun:
-        pass
-    assert preview is not None
-    return preview
+def _scored(pairing: Pairing, sheet: dict[str, Any]) -> ResultPreview | SeatsPreview:
+    """Score the sheet through the engine's pure score sheet and name what it makes (writes
+    nothing: previews are shown on page reads)."""
+    scored = offline_match_score(**_record_args(pairing, sheet))
+    return preview_of(pairing, scored.match, scored.deals)
 
 
 def result_preview(
@@ -90,9 +79,7 @@ def result_preview(
     """What entering this sheet would record, with names, changing nothing; raises
     ApplicationError naming the first impossible deal, as :func:`result_submit` does."""
     pairing = _enterable(pairing, user)
-    sheet = _sheet(pairing, first_dealer, deals)
-    with transaction.atomic():
-        return _dry_run(pairing, sheet)
+    return _scored(pairing, _sheet(pairing, first_dealer, deals))
 
 
 def submission_preview(*, submission: ResultSubmission) -> ResultPreview | SeatsPreview | None:
@@ -102,23 +89,27 @@ def submission_preview(*, submission: ResultSubmission) -> ResultPreview | Seats
         pk=submission.pairing_id
     )
     try:
-        with transaction.atomic():
-            return _dry_run(pairing, _sheet(pairing, submission.first_dealer, submission.deals))
+        return _scored(pairing, _sheet(pairing, submission.first_dealer, submission.deals))
     except ApplicationError:
         return None
 
 
-def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
+def _record_args(pairing: Pairing, sheet: dict[str, Any]) -> dict[str, Any]:
     from tournaments.knockout_selectors import pairing_deals
 
     event = pairing.round.event
-    match = offline_match_record(
-        table=pairing.table,
-        sheet=sheet,
-        base_score=event.base_score,
-        deals_per_match=pairing_deals(pairing, event.deals_per_match),
-        rule_options=event.rule_options or None,
-    )
+    return {
+        "table": pairing.table,
+        "sheet": sheet,
+        "base_score": event.base_score,
+        "deals_per_match": pairing_deals(pairing, event.deals_per_match),
+        "rule_options": event.rule_options or None,
+    }
+
+
+def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
+    event = pairing.round.event
+    match = offline_match_record(**_record_args(pairing, sheet))
     if event.duplicate:  # each entered deal k is deal k of the round's deal sheets
         duplicate.offline_deals_mark(pairing, match)
     return match
@@ -160,7 +151,7 @@ def result_submit(
 
     pairing = _enterable(pairing, user, lock=True)
     sheet = _sheet(pairing, first_dealer, deals)
-    _dry_run(pairing, sheet)
+    _scored(pairing, sheet)  # the engine checks the sheet before anything is written
     pairing.results.filter(status=ResultSubmission.Status.PENDING).update(
         status=ResultSubmission.Status.SUPERSEDED
     )

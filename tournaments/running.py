@@ -26,6 +26,7 @@ from games.models import Action, Deal, Match, Table
 from tournaments import services
 from tournaments.duplicate import round_deal_seed
 from tournaments.models import Event, Meet, Round, RoundLog
+from tournaments.tallies import tallies_refresh
 
 __all__ = ["Progress", "RoundRun", "SimulationSummary", "event_simulate", "round_run"]
 
@@ -106,6 +107,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
         services.round_log_add(
             round, None, RoundLog.Action.STARTED, f"online matches started: {started}"
         )
+        tallies_refresh(pairings=round.pairings.all())  # the tables in play show as such at once
     return started
 
 

@@ -173,7 +173,11 @@ def team_create(
 def round_create(*, event: Event) -> Round:
     """Create and return the event's next round (numbered after the last one)."""
     last = event.rounds.order_by("-number").values_list("number", flat=True).first()
-    return Round.objects.create(event=event, number=(last or 0) + 1)
+    from tournaments.duplicate import deal_seed_new
+
+    # a duplicate round's seed is drawn now: its deal sheets are shown before it starts
+    seed = deal_seed_new() if event.duplicate else None
+    return Round.objects.create(event=event, number=(last or 0) + 1, deal_seed=seed)
 
 
 @transaction.atomic
@@ -513,7 +517,9 @@ def round_start(
         if event.status != Event.Status.RUNNING:
             event.status = Event.Status.RUNNING
             event.save(update_fields=["status"])
-        return f"online matches started: {matches_start(round)}"
+        count = matches_start(round)
+        tallies_refresh(pairings=round.pairings.all())  # the tables in play show as such at once
+        return f"online matches started: {count}"
 
     return round_transition(round, Round.Status.RUNNING, user=user, then=started)
 

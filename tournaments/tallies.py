@@ -3,7 +3,9 @@
 A pairing's tally is what its table's match means for the standings (points, levels, winner, each
 seat's deals, finishing places and tributes). :func:`tallies_refresh` rebuilds the tallies whose
 match changed since they were written (a deal recorded, a result corrected), in a dozen queries per
-two thousand tables, so standings never read deals themselves.
+two thousand tables, so standings never read deals themselves. :func:`match_scored_follow` runs it
+in the transaction that wrote a table's scored rows (games' ``match_scored``): the tallies follow
+every result as it is written, and no page request rebuilds them (reads never write).
 
 The tallies stand alone: they read games' rows and write tournaments' tally rows, and import no
 other module of tournaments but its models (results, services and the pages all use them).
@@ -26,7 +28,13 @@ from tournaments import duplicate
 from tournaments.bulk import rows_update
 from tournaments.models import Event, Pairing, PairingTally, PlayerTally, PlayerTotal, Round
 
-__all__ = ["CHUNK", "event_tallies_refresh", "tallies_changed", "tallies_refresh"]
+__all__ = [
+    "CHUNK",
+    "event_tallies_refresh",
+    "match_scored_follow",
+    "tallies_changed",
+    "tallies_refresh",
+]
 
 #: Sent inside the refresh's transaction with ``pairing_ids``: the pairings whose tally is or was
 #: finished and changed (a match recorded, a result corrected); the ratings listen.
@@ -357,3 +365,23 @@ def event_tallies_refresh(*, event: Event, open_rounds_only: bool = True) -> int
     if open_rounds_only:
         pairings = pairings.filter(round__status=Round.Status.RUNNING)
     return tallies_refresh(pairings=pairings)
+
+
+def match_scored_follow(sender: Any, *, match: Match, **kwargs: Any) -> None:
+    """Games' ``match_scored``: a table's deal ended, its match ended or its sheet was entered.
+    Refresh its pairing's tally, in the same transaction; at a duplicate round, every table's of
+    the round (the deal the table finished may be the last one every table had to play, which
+    publishes it everywhere)."""
+    row = (
+        Pairing.objects.filter(table_id=match.table_id)
+        .values("round_id", "round__event__duplicate")
+        .first()
+    )
+    if row is None:
+        return  # a table of no tournament
+    pairings = Pairing.objects.filter(
+        **({"round_id": row["round_id"]} if row["round__event__duplicate"] else {})
+    )
+    if not row["round__event__duplicate"]:
+        pairings = pairings.filter(table_id=match.table_id)
+    tallies_refresh(pairings=pairings)

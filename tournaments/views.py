@@ -35,7 +35,6 @@ from tournaments.models import (
 )
 from tournaments.organizers import event_is_referee
 from tournaments.qr import qr_svg
-from tournaments.results import event_tallies_refresh
 from tournaments.selectors import (
     STANDINGS_CACHE_SECONDS,
     STANDINGS_KINDS,
@@ -143,7 +142,6 @@ def _standings_table(request: HttpRequest, event: Event, kind: str) -> str:
     page and the language): the page refreshes itself every half minute on every phone and
     projector following the event, and rendering a hundred rows costs far more than serving them.
     The table holds nothing that depends on the visitor."""
-    event_tallies_refresh(event=event)
     version = event_results_version(event=event)
     base = event_standings_cache_key(event=event, version=version, kind=kind)
     rows = None

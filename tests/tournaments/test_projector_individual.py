@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Match, Table
+from games.signals import match_scored
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments import services
@@ -51,6 +52,8 @@ def test_the_projector_of_an_individual_event_shows_tables_of_four_players_and_u
         },
         updated_at=timezone.now(),
     )
+    # as games does when it writes a deal's end (the tallies follow; the page only reads them)
+    match_scored.send(sender=Match, match=Match.objects.get(table=first.table))
     unit_of = {p.name: ("研发部", "财务部")[i % 2] for i, p in enumerate(people)}
 
     response = Client().get(f"/events/{event.pk}/projector/")
