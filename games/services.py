@@ -727,7 +727,6 @@ def offline_sheet(*, first_dealer: int, deals: Sequence[OfflineDeal]) -> dict[st
     return {"first_dealer": first_dealer, "deals": rows}
 
 
-@transaction.atomic
 @dataclass(frozen=True, slots=True)
 class OfflineScored:
     """An offline sheet as the engine scored it, as the rows it records (none saved): the match,
@@ -801,6 +800,7 @@ def offline_match_score(
     return OfflineScored(match, rows, tuple(scored.figures))
 
 
+@transaction.atomic
 def offline_match_record(
     *,
     table: Table,
