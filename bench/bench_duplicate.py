@@ -273,9 +273,9 @@ def _advance(running_id: int) -> int:
 
 def measure(event_id: int, repeat: int) -> dict[str, object]:
     from games.models import Deal
-    from tournaments import duplicate
+    from tournaments.duplicate import deals as duplicate
     from tournaments.models import Event, Pairing, Round
-    from tournaments.results import tallies_refresh
+    from tournaments.results.services import tallies_refresh
     from tournaments.selectors import event_standings_rows
 
     event = Event.objects.get(pk=event_id)

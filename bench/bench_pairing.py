@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.pairing import PairingTeam, swiss_pair  # noqa: E402
-from tournaments.pairing_individual import Fill, PairingPlayer, individual_swiss  # noqa: E402
+from tournaments.draw.players import Fill, PairingPlayer, individual_swiss  # noqa: E402
+from tournaments.draw.teams import PairingTeam, swiss_pair  # noqa: E402
 
 
 def bench_teams(args: argparse.Namespace) -> dict[str, object]:

@@ -73,6 +73,7 @@ def build(teams: int, deals: int, deals_per_match: int, seed: int) -> int:
 
     from engine.daguai.offline import OfflineEntry, score_match
     from games.models import Deal, FigureStep, Match, Player, Table, TableSeat
+    from tournaments.draw.teams import PairingTeam, swiss_pair
     from tournaments.models import (
         Event,
         Meet,
@@ -84,7 +85,6 @@ def build(teams: int, deals: int, deals_per_match: int, seed: int) -> int:
         TeamMember,
         Unit,
     )
-    from tournaments.pairing import PairingTeam, swiss_pair
 
     rng = random.Random(seed)
     with transaction.atomic():
@@ -381,7 +381,7 @@ def main() -> None:
 
     from games.models import Deal
     from tournaments.models import Pairing
-    from tournaments.results import tallies_refresh
+    from tournaments.results.services import tallies_refresh
 
     figures["deals"] = Deal.objects.filter(match__table__pairing__round__event_id=event_id).count()
     start = time.perf_counter()

@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.utils import timezone
 
     from games.models import Action, Deal, Match
-    from tournaments.demo import EVENT_NAME, MEET_SLUG
+    from tournaments.events.demo import EVENT_NAME, MEET_SLUG
     from tournaments.models import Event, Round
 
     event = Event.objects.get(meet__slug=MEET_SLUG, name=EVENT_NAME)

@@ -238,7 +238,7 @@ HEALTHZ_BROKER_TIMEOUT = ENV.healthz_broker_timeout
 # /healthz: live matches with no progress for this long mean a stalled worker (config/health.py).
 LUZI_WORKER_STALL_SECONDS = 120.0
 
-# --- Tables against bots (games/limits.py) --------------------------------------------------------
+# --- Tables against bots (games/tables/limits.py) --------------------------------------------------------
 # Practice matches a person may have going on at once, in all games together (one per game: 练习
 # again goes back to it), and same-deal challenges still being played; one more is a 409 naming
 # the open ones. Opening them (练习, 挑战这副牌; going back counts too) is throttled per person by
@@ -262,7 +262,7 @@ _CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "").strip() or (
 _CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
 # Connections each Redis pool of a process may open (the channel layer's, the cache's). redis-py's
 # default is 100: a process holding 200+ sockets ran out at their handshakes (MaxConnectionsError,
-# issue 31). A socket refused anyway closes with 1013 (try again), see games/realtime.py.
+# issue 31). A socket refused anyway closes with 1013 (try again), see games/live/consumers.py.
 LUZI_REDIS_MAX_CONNECTIONS = ENV.redis_max_connections
 # "presence" is the same store, strict: see config/cache.py.
 if _CACHE_URL:

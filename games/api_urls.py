@@ -3,7 +3,8 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from games import apis, replay_views
+from games.play import apis
+from games.replay import views as replay_views
 
 app_name = "api"
 

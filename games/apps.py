@@ -7,9 +7,9 @@ class GamesConfig(AppConfig):
     verbose_name = _("Card room")
 
     def ready(self) -> None:
-        from games import challenge
-        from games.access import access_watch, table_rule_register
         from games.models import Challenge, Match, Player, TableSeat
+        from games.replay import challenge
+        from games.tables.access import access_watch, table_rule_register
 
         challenge.connect()  # a challenge's points are stored when its deal ends
         # A challenge's table is no more public than the table of the deal it plays again.

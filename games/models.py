@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from engine.registry import DEFAULT_GAME
-from games.table_context import table_title
+from games.tables.context import table_title
 
 #: The most seats a table may have (the games have 4 or 6); each table knows its own count.
 MAX_SEATS = 8
@@ -124,7 +124,7 @@ class Table(models.Model):
 
     @property
     def title(self) -> str:
-        """The table's name as a page shows it, in the active language (see games.table_context)."""
+        """The table's name as a page shows it, in the active language (see games.tables.context)."""
         return table_title(self.name)
 
 

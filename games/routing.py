@@ -8,7 +8,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from games.realtime import CLOSE_NOT_FOUND, TableConsumer
+from games.live.consumers import CLOSE_NOT_FOUND, TableConsumer
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):

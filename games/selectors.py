@@ -3,7 +3,7 @@
 A table's state is read on every change by every WebSocket at the table and by each action's
 answer, so each process builds it once per state of the table: one query reads that state's
 version (the match row and its current deal's), and the public part and the people's private parts
-built for it are kept in the process's cache of table states (games.state_cache) under that
+built for it are kept in the process's cache of table states (games.play.state_cache) under that
 version. A private part is only ever handed to its own seat.
 """
 
@@ -19,9 +19,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from engine.game import MatchState
-from games import engine_state, presence
+from games.live import presence
 from games.models import Deal, Match, Table, TableSeat
-from games.state_cache import FIGURES, PAGE, SEATS, VERSIONS, cache, version_of
+from games.play import engine_state
+from games.play.state_cache import FIGURES, PAGE, SEATS, VERSIONS, cache, version_of
 
 
 def table_seats(*, table: Table) -> QuerySet[TableSeat]:

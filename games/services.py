@@ -1,5 +1,5 @@
 """Writes to the card room: players, tables, and game play. The only module that talks to engine/
-(with games.engine_state, which rebuilds the engine's state from the rows)."""
+(with games.play.engine_state, which rebuilds the engine's state from the rows)."""
 
 from __future__ import annotations
 
@@ -24,12 +24,14 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.errors import EngineError
 from engine.game import Game, GameAction, MatchState
 from engine.registry import DEFAULT_GAME, get_game
-from games import engine_state, events, presence, selectors
-from games.access import access_changed
-from games.engine_messages import engine_message
+from games import selectors
+from games.live import events, presence
 from games.models import Action, Deal, FigureStep, Match, Player, Table, TableMode, TableSeat
-from games.seats import seat_number
+from games.play import engine_state
+from games.play.messages import engine_message
 from games.signals import match_scored
+from games.tables.access import access_changed
+from games.tables.seats import seat_number
 
 
 @transaction.atomic
@@ -124,7 +126,7 @@ class _Locked:
 
     @cached_property
     def people(self) -> bool:
-        """Whether a person sits at the table: only a person notes leaving (games.presence)."""
+        """Whether a person sits at the table: only a person notes leaving (games.live.presence)."""
         return any(not s.player.is_bot for s in self.seats)
 
     @cached_property
@@ -683,7 +685,7 @@ def seat_escape(*, table: Table, seat: int) -> str:
     deals, which ends the match. ``"noted"``: the seat has gone out of the deal being played, so
     it cannot escape it; when the next deal is about to be dealt and the person is still away,
     that is leaving between deals (nothing if the match is over by then). A dropped connection
-    never comes here (games.presence).
+    never comes here (games.live.presence).
     """
     if seat not in range(table.seat_count):
         raise ApplicationError(

@@ -1,7 +1,8 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from games import replay_views, views
+from games.replay import views as replay_views
+from games.tables import views
 
 app_name = "games"
 

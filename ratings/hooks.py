@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments.tallies import tallies_changed
+from tournaments.results.tallies import tallies_changed
 
 
 def _queue(pairing_ids: list[int]) -> None:

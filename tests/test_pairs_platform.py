@@ -25,10 +25,11 @@ from games.models import Deal, Match, Player, Table
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tests.workers import celery_workers
-from tournaments import knockout, services
+from tournaments import services
+from tournaments.events.registration_import import event_import, event_import_plan
+from tournaments.knockout import services as knockout
 from tournaments.models import Event, KnockoutStage, Pairing, TeamMember
-from tournaments.registration_import import event_import, event_import_plan
-from tournaments.running import round_run
+from tournaments.rounds.running import round_run
 from tournaments.selectors import event_standings_rows, standings_columns
 
 pytestmark = pytest.mark.django_db(transaction=True)

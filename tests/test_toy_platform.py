@@ -23,7 +23,7 @@ from tests.tournaments.factories import EventFactory, UnitFactory
 from tests.workers import celery_workers
 from tournaments import services
 from tournaments.models import Event
-from tournaments.running import round_run
+from tournaments.rounds.running import round_run
 from tournaments.selectors import event_standings_rows, standings_columns
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -3,7 +3,10 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import apis, bracket_views, deals_api, duplicate_views
+from tournaments import apis
+from tournaments.duplicate import views as duplicate_views
+from tournaments.knockout import views as bracket_views
+from tournaments.results import deals_api
 
 app_name = "tournaments-api"
 

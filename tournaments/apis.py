@@ -25,11 +25,13 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError, NotAllowedError
 from games.models import MAX_SEATS
-from tournaments import duplicate, registration_import, services
-from tournaments import results as results_services
-from tournaments.exports import csv_download
-from tournaments.i18n import join_list
+from tournaments import services
+from tournaments.common.exports import csv_download
+from tournaments.common.i18n import join_list
+from tournaments.duplicate import deals as duplicate
+from tournaments.events import registration_import
 from tournaments.models import Event, Meet, Pairing, ResultSubmission, Round
+from tournaments.results import services as results_services
 from tournaments.selectors import (
     STANDINGS_KINDS,
     event_standings_rows_cached,
@@ -39,7 +41,7 @@ from tournaments.selectors import (
     round_tables,
     standings_columns,
 )
-from tournaments.standings_labels import cells_for_people, column_labels
+from tournaments.standings.labels import cells_for_people, column_labels
 
 
 def _event_for(request: Request, pk: int) -> Event:
@@ -529,7 +531,7 @@ class RegistrationWithdrawApi(APIView):
     )
     def post(self, request: Request, pk: int, player: int) -> Response:
         from games.models import Player
-        from tournaments.draws import registration_withdraw
+        from tournaments.draw.manual import registration_withdraw
 
         data = _parse(WithdrawInput, request.data)
         event = _event_for(request, pk)

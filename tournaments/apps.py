@@ -7,30 +7,29 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from games.access import deal_rule_register, table_rule_register
         from games.signals import match_scored
-        from games.table_context import table_context_register
-        from tournaments import duplicate
+        from games.tables.access import deal_rule_register, table_rule_register
+        from games.tables.context import table_context_register
+        from tournaments.duplicate import deals as duplicate
+        from tournaments.results.tallies import match_scored_follow
+        from tournaments.rounds.table_context import table_context
         from tournaments.selectors import table_rule
-        from tournaments.table_context import table_context
-        from tournaments.tallies import match_scored_follow
 
         # The tables of a private event, or of a draft round, follow the event's visibility.
         table_rule_register(table_rule)
         # A table of a round links back to its event and round, and names its teams.
         table_context_register(table_context)
         # The knockout stage's read-only admin (its own module: tournaments.admin stays free of it).
-        from tournaments import admin_knockout  # noqa: F401
 
         # The tallies follow every scored row as it is written (no page request rebuilds them).
-        match_scored.connect(match_scored_follow, dispatch_uid="tournaments.tallies.follow")
+        match_scored.connect(match_scored_follow, dispatch_uid="tournaments.results.tallies.follow")
 
         # Duplicate rounds: no table, deal or record shows a deal before every table played it.
         table_rule_register(duplicate.table_rule)
         deal_rule_register(duplicate.deal_rule)
 
         # What those rules read: a change makes the open sockets check their viewer again.
-        from games.access import access_watch
+        from games.tables.access import access_watch
         from tournaments.models import Event, Pairing, Registration, Round, TeamMember
 
         access_watch(Event, Event.organizers.through, Round, Pairing, Registration, TeamMember)

@@ -27,9 +27,10 @@ from engine.registry import get_game
 
 if TYPE_CHECKING:
     from games.models import Player
-from tournaments import standings
-from tournaments.knockout_selectors import event_final_placement
-from tournaments.memberships import player_units
+from tournaments.common.sorting import natural_key
+from tournaments.events.memberships import player_units
+from tournaments.events.sides import side_figure
+from tournaments.knockout.selectors import event_final_placement
 from tournaments.models import (
     Event,
     Meet,
@@ -44,9 +45,8 @@ from tournaments.models import (
     TeamMember,
     Unit,
 )
-from tournaments.sides import side_figure
-from tournaments.sorting import natural_key
-from tournaments.standings import (
+from tournaments.standings import ranking as standings
+from tournaments.standings.ranking import (
     MatchResult,
     MeetStanding,
     PlayerFigures,
@@ -69,7 +69,7 @@ def events_visible_to(user: User | AnonymousUser) -> QuerySet[Event]:
 
 
 def table_rule(table_id: int, user: User | AnonymousUser | None) -> bool | None:
-    """The tournaments' say on who sees a table of one of its rounds (see games.access).
+    """The tournaments' say on who sees a table of one of its rounds (see games.tables.access).
 
     A draft round's tables are its organizers' alone; a private event's tables are seen by its
     organizers and its registered players; other tables are for everyone (None: no objection).
@@ -352,7 +352,7 @@ def _event_team_figures(
 
 def event_team_totals(*, event: Event) -> tuple[list[TeamTotals], list[tuple[int, int]]]:
     """Return the event's team totals, summed in the database from the tallies (the same figures
-    as :func:`tournaments.standings.team_totals`), and the (winner, loser) pairs of the finished
+    as :func:`tournaments.standings.ranking.team_totals`), and the (winner, loser) pairs of the finished
     matches between teams that share points, wins and highest level (only when head-to-head
     breaks ties). Three queries at most, whatever the number of teams or deals."""
     totals, beaten, _units = _event_team_figures(event=event)
@@ -598,7 +598,7 @@ def event_standings_rows(
     if kind not in STANDINGS_KINDS:
         raise ValueError(f"kind is one of: {', '.join(STANDINGS_KINDS)}")
     if event.duplicate and not plain:
-        from tournaments import duplicate
+        from tournaments.duplicate import deals as duplicate
 
         plain_rows = event_standings_rows(event=event, kind=kind, plain=True)
         return duplicate.standings_rows(event=event, kind=kind, rows=plain_rows)

@@ -17,12 +17,16 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
-from games.access import access_changed
 from games.models import Player, Table, TableMode
 from games.services import table_create
-from tournaments import individual, sides
-from tournaments import pairing as pairing_algo
-from tournaments.i18n import join_list
+from games.tables.access import access_changed
+from tournaments.common.i18n import join_list
+from tournaments.common.organizers import event_is_organizer as event_is_organizer
+from tournaments.common.organizers import event_organizer_require as event_organizer_require
+from tournaments.common.organizers import round_log_add as round_log_add
+from tournaments.draw import seating as individual
+from tournaments.draw import teams as pairing_algo
+from tournaments.events import sides
 from tournaments.models import (
     Event,
     Membership,
@@ -37,12 +41,9 @@ from tournaments.models import (
     Unit,
     UnitKind,
 )
-from tournaments.organizers import event_is_organizer as event_is_organizer
-from tournaments.organizers import event_organizer_require as event_organizer_require
-from tournaments.organizers import round_log_add as round_log_add
-from tournaments.round_state import round_transition, round_transition_check
+from tournaments.results.tallies import event_tallies_refresh, tallies_refresh
+from tournaments.rounds.state import round_transition, round_transition_check
 from tournaments.selectors import duplicate_swiss_order, event_team_standings
-from tournaments.tallies import event_tallies_refresh, tallies_refresh
 
 ORGANIZERS_GROUP = "organizers"
 
@@ -124,7 +125,7 @@ def registration_ensure(*, event: Event, players: Sequence[Player]) -> None:
     Registration.objects.bulk_create(
         [Registration(event=event, player=player) for player in players], ignore_conflicts=True
     )
-    access_changed()  # bulk_create sends no signal (games.access)
+    access_changed()  # bulk_create sends no signal (games.tables.access)
 
 
 @transaction.atomic
@@ -165,7 +166,7 @@ def team_create(
         TeamMember(team=team, event=event, player=player, order=order, size=size)
         for order, player in enumerate(players)
     )
-    access_changed()  # bulk_create sends no signal (games.access)
+    access_changed()  # bulk_create sends no signal (games.tables.access)
     return team
 
 
@@ -173,7 +174,7 @@ def team_create(
 def round_create(*, event: Event) -> Round:
     """Create and return the event's next round (numbered after the last one)."""
     last = event.rounds.order_by("-number").values_list("number", flat=True).first()
-    from tournaments.duplicate import deal_seed_new
+    from tournaments.duplicate.deals import deal_seed_new
 
     # a duplicate round's seed is drawn now: its deal sheets are shown before it starts
     seed = deal_seed_new() if event.duplicate else None
@@ -420,7 +421,7 @@ def round_pairings_set(
     modes: Sequence[str] | None = None,
 ) -> Round:
     """Replace a draft round's tables by ``tables`` (pairs of team ids: seats 0/2/4 first; in an
-    individual event, the player ids seat by seat, None for a bot: tournaments.draws).
+    individual event, the player ids seat by seat, None for a bot: tournaments.draw.manual).
 
     Manual pairing and draft edits alike; every event team not at a table gets a bye. ``modes``
     gives each table's mode (default: the event's). Raises ApplicationError for a round that is not
@@ -434,7 +435,7 @@ def round_pairings_set(
             % {"round": round.number, "status": round.get_status_display()}
         )
     if round.event.is_individual:
-        from tournaments.draws import individual_tables_set
+        from tournaments.draw.manual import individual_tables_set
 
         return individual_tables_set(round=round, tables=tables, user=user, modes=modes)
     if any(len(pair) != 2 or None in pair for pair in tables):
@@ -531,7 +532,7 @@ def _no_matches_start(round: Round) -> int:
 def _online_matches_start(round: Round) -> int:
     """A match at each online table of ``round`` without one; how many began."""
     from games import services as games_services
-    from tournaments.knockout_selectors import pairing_deals
+    from tournaments.knockout.selectors import pairing_deals
 
     event = round.event
     match_start = getattr(games_services, "match_start", None)
@@ -540,7 +541,7 @@ def _online_matches_start(round: Round) -> int:
     online = round.pairings.filter(
         table__mode=Table.Mode.ONLINE, table__matches__isnull=True
     ).select_related("table")
-    from tournaments.duplicate import round_deal_seed
+    from tournaments.duplicate.deals import round_deal_seed
 
     seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
     started = 0

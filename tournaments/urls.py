@@ -1,7 +1,11 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import bracket_views, duplicate_views, event_views, manage_views, views
+from tournaments import views
+from tournaments.duplicate import views as duplicate_views
+from tournaments.events import views as event_views
+from tournaments.knockout import views as bracket_views
+from tournaments.rounds import dashboard as manage_views
 
 app_name = "tournaments"
 
@@ -17,7 +21,7 @@ urlpatterns = [
     path("events/<id:pk>/projector/", views.projector, name="projector"),
     path("events/<id:pk>/players/<id:player>/", views.player_detail, name="player_detail"),
     path("teams/<id:pk>/", views.team_detail, name="team_detail"),
-    # The knockout stage (tournaments.bracket_views)
+    # The knockout stage (tournaments.knockout.views)
     path("events/<id:pk>/bracket/", bracket_views.bracket, name="bracket"),
     path("events/<id:pk>/bracket.csv", bracket_views.bracket_download, name="bracket_csv"),
     path("events/<id:pk>/manage/knockout/", bracket_views.manage, name="knockout_manage"),

@@ -16,12 +16,14 @@ from django.utils.translation import gettext as _
 
 from engine.registry import get_game
 from games.models import Deal, FigureStep, Match, TableSeat
-from tournaments import duplicate
-from tournaments import projector as slides
 from tournaments.apis import standings_csv, standings_rows_fresh
-from tournaments.deal_notes import levels_why
-from tournaments.event_services import can_create_events
-from tournaments.exports import csv_download
+from tournaments.common.exports import csv_download
+from tournaments.common.organizers import event_is_referee
+from tournaments.common.qr import qr_svg
+from tournaments.common.sorting import natural_key
+from tournaments.duplicate import deals as duplicate
+from tournaments.events.services import can_create_events
+from tournaments.events.sides import seat_side, side_figure, side_figure_start
 from tournaments.models import (
     Event,
     Meet,
@@ -33,8 +35,8 @@ from tournaments.models import (
     TeamMember,
     Unit,
 )
-from tournaments.organizers import event_is_referee
-from tournaments.qr import qr_svg
+from tournaments.results.deal_notes import levels_why
+from tournaments.rounds import projector as slides
 from tournaments.selectors import (
     STANDINGS_CACHE_SECONDS,
     STANDINGS_KINDS,
@@ -52,8 +54,6 @@ from tournaments.selectors import (
     standings_kinds,
 )
 from tournaments.services import event_is_organizer
-from tournaments.sides import seat_side, side_figure, side_figure_start
-from tournaments.sorting import natural_key
 
 
 def _event(request: HttpRequest, pk: int) -> Event:

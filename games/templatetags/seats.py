@@ -1,5 +1,5 @@
 """``{% load seats %}{{ seat|seat_no }}``: a stored 0-based seat as a person reads it (from 1).
-One filter for every template outside the table pages (see games/seats.py)."""
+One filter for every template outside the table pages (see games/tables/seats.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from games.seats import seat_number
+from games.tables.seats import seat_number
 
 register = template.Library()
 

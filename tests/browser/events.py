@@ -12,9 +12,10 @@ from django.contrib.auth import get_user_model
 from games.models import Player, Table
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import knockout, services
+from tournaments import services
+from tournaments.knockout import services as knockout
 from tournaments.models import Event, KnockoutStage, Pairing
-from tournaments.results import result_confirm, result_submit
+from tournaments.results.services import result_confirm, result_submit
 
 PASSWORD = "correct horse battery staple"
 GAMES = ("daguai", "xiaoluzi", "shanghai_doudizhu")

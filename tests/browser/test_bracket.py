@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from games.models import Table
 from tests.browser.conftest import ARTIFACTS
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import knockout, services
+from tournaments import services
+from tournaments.knockout import services as knockout
 from tournaments.models import KnockoutMatch, KnockoutStage
-from tournaments.results import result_confirm, result_submit
+from tournaments.results.services import result_confirm, result_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

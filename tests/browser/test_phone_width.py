@@ -50,7 +50,7 @@ def test_no_page_of_an_event_scrolls_sideways_on_a_phone(
 
     for path in paths:
         measure(path)
-    from tournaments import knockout
+    from tournaments.knockout import services as knockout
 
     knockout.knockout_confirm(stage=built.stage, user=built.organizer)
     knockout.knockout_start(stage=built.stage, user=built.organizer)

@@ -16,7 +16,7 @@ from tests.browser.events import PASSWORD, log_in
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments import services
-from tournaments.results import result_confirm, result_submit
+from tournaments.results.services import result_confirm, result_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

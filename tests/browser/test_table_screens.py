@@ -16,8 +16,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import selectors, services
-from games.apis import action_as_text
 from games.models import Match, Table
+from games.play.apis import action_as_text
 from tests.browser.conftest import ARTIFACTS
 from tests.workers import celery_workers
 

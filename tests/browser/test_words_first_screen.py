@@ -19,10 +19,10 @@ import pytest
 from django.utils import translation
 
 from games.models import Table
-from games.practice import practice_table_open
+from games.tables.practice import practice_table_open
 from tests.browser.events import build, log_in
 from tournaments import services
-from tournaments.results import result_submit
+from tournaments.results.services import result_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -81,7 +81,7 @@ def test_the_round_page_says_what_each_table_is_doing(
     services.round_complete(
         round=round_, user=built.organizer
     ) if round_.status != "completed" else None
-    from tournaments import knockout
+    from tournaments.knockout import services as knockout
 
     knockout.knockout_cancel(stage=built.stage, user=built.organizer)
     second = services.round_create_paired(event=event, user=built.organizer)

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.cache import caches
 
 from config.cache import TolerantRedisCache
-from games import presence
+from games.live import presence
 
 nowhere = {"OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}
 

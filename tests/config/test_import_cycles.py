@@ -1,5 +1,5 @@
 """The apps' modules import each other in one direction only: no cycle, even through an import
-made inside a function (issue 12: games.services and games.tasks, tournaments.results and
+made inside a function (issue 12: games.services and games.tasks, tournaments.results.services and
 tournaments.services stop importing each other), and each module imports on its own."""
 
 from __future__ import annotations
@@ -93,26 +93,26 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     """The check reads imports wherever they are (a cycle hidden in a function counts)."""
     graph = _graph()
     assert "games.services" in graph["games.tasks"]  # the tasks call the services
-    assert "tournaments.services" in graph["tournaments.results"]
-    assert "tournaments.tallies" in graph["tournaments.services"]
+    assert "tournaments.services" in graph["tournaments.results.services"]
+    assert "tournaments.results.tallies" in graph["tournaments.services"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
 def test_services_tasks_and_results_do_not_import_each_other() -> None:
     graph = _graph()
     assert "games.tasks" not in graph["games.services"]  # services queue tasks by name
-    assert "tournaments.results" not in graph["tournaments.services"]
+    assert "tournaments.results.services" not in graph["tournaments.services"]
     # The tallies stand alone: models, the bulk writer and the duplicate publication rule (a deal
     # of a duplicate round counts once every table has played it), none of which reach back.
-    below = {"tournaments.models", "tournaments.bulk", "tournaments.duplicate"}
-    tallies = graph["tournaments.tallies"]
+    below = {"tournaments.models", "tournaments.common.bulk", "tournaments.duplicate.deals"}
+    tallies = graph["tournaments.results.tallies"]
     assert not {m for m in tallies if m.startswith("tournaments.")} - below
     for module in below - {"tournaments.models"}:
         assert not graph[module] & {
             "tournaments.services",
-            "tournaments.results",
+            "tournaments.results.services",
             "tournaments.selectors",
-            "tournaments.tallies",
+            "tournaments.results.tallies",
         }, module
 
 

@@ -28,9 +28,9 @@ from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tests.tournaments.test_duplicate import duplicate_event, play_all, play_deal, start
 from tournaments import services
-from tournaments.knockout import knockout_break, knockout_confirm, knockout_start
+from tournaments.knockout.services import knockout_break, knockout_confirm, knockout_start
 from tournaments.models import KnockoutMatch, KnockoutStage
-from tournaments.results import result_confirm, result_submit
+from tournaments.results.services import result_confirm, result_submit
 
 pytestmark = pytest.mark.django_db
 

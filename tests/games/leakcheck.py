@@ -18,8 +18,8 @@ from typing import Any
 
 from engine.cards import Card, parse_cards
 from engine.errors import EngineError
-from games import engine_state
 from games.models import Match, Table
+from games.play import engine_state
 
 NON_CARD_KEYS = {"player", "name", "detail", "message", "type", "kind", "phase", "status"}
 

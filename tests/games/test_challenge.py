@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 
 from engine.registry import get_game
-from games import access
-from games.audit import matches_audit
 from games.models import Challenge, Deal, Match, TableSeat
+from games.replay.audit import matches_audit
+from games.tables import access
 from tests.games.factories import UserFactory
 from tests.games.test_replay import finished_match, play_out
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from django.utils import translation
 
-from games.checks import SeatView, selection_explain
+from games.play.checks import SeatView, selection_explain
 
 HAND = "BJ SJ 2C 2D AD AS KS QD JC JD JD JH 9H 9H 8C 8D 8S 7H 6C 6D 6H 6S 5C 5C 5S 3D 3S"
 

@@ -23,8 +23,8 @@ from engine.errors import MESSAGES as ENGLISH
 from engine.errors import EngineError, IllegalActionError, message_codes
 from engine.registry import get_game, registered_keys
 from games import selectors, services
-from games.engine_messages import MESSAGES, cards_text, engine_message
 from games.models import Table, TableSeat
+from games.play.messages import MESSAGES, cards_text, engine_message
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.services import (

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from games import events
+from games.live import events
 
 
 class FakeSharedLayer:
@@ -64,7 +64,7 @@ def test_a_failing_layer_is_logged_and_the_caller_goes_on(
     shared_layer: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     shared_layer(FakeSharedLayer(fail=True))
-    with caplog.at_level(logging.WARNING, logger="games.events"):
+    with caplog.at_level(logging.WARNING, logger="games.live.events"):
         events.push_table_changed(5)
         assert events.flush_pushes()
     assert "push to table.5 failed" in caplog.text
@@ -75,7 +75,7 @@ def test_pushes_beyond_the_limit_are_dropped_with_a_warning(
 ) -> None:
     layer = shared_layer(FakeSharedLayer(delay=0.2))
     monkeypatch.setattr(events._PUSHER, "limit", 2)
-    with caplog.at_level(logging.WARNING, logger="games.events"):
+    with caplog.at_level(logging.WARNING, logger="games.live.events"):
         for table_id in range(4):
             events.push_table_changed(table_id)
         assert events.flush_pushes()

@@ -226,7 +226,7 @@ def test_every_push_shows_each_viewer_only_what_the_rules_let_them_see(game: str
     from asgiref.sync import async_to_sync
     from channels.db import database_sync_to_async
 
-    from games.apis import action_as_text
+    from games.play.apis import action_as_text
     from tests.games.test_realtime import next_state, session_cookie, socket
 
     table, _clients = four_people(game)

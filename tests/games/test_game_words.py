@@ -20,7 +20,7 @@ from config.apps import games_register_extra
 from engine.errors import EngineError
 from engine.registry import get_game, registered_keys, unregister
 from games import services
-from games.engine_messages import MESSAGES, engine_message
+from games.play.messages import MESSAGES, engine_message
 from tests.games import wordygame
 from tests.games.factories import PlayerFactory, UserFactory
 

@@ -14,8 +14,9 @@ from django.utils import translation
 
 from config.exceptions import ApplicationError
 from engine.registry import get_game
-from games import audit, services
+from games import services
 from games.models import Deal, FigureStep, Match, Table, TableSeat
+from games.replay import audit
 from tests.games.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,9 @@ from django.utils import translation
 from config.exceptions import ApplicationError, ConflictError
 from engine.cards import format_cards
 from engine.daguai import Record, replay
-from games import engine_state, services
+from games import services
 from games.models import Action, Deal, FigureStep, Match, Table, TableSeat
+from games.play import engine_state
 from tests.games.factories import BotFactory, PlayerFactory, TableFactory
 from tests.games.queued import record_queued
 

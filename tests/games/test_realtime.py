@@ -15,7 +15,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from games import events, selectors, services
+from games import selectors, services
+from games.live import events
 from games.models import Match, Table
 from tests.games.factories import UserFactory
 from tests.games.leakcheck import assert_no_leak

@@ -1,6 +1,6 @@
 """A live table's WebSocket follows who may see the table now, not only at connect (issue 25): a
 viewer whose seat was taken away stops getting that seat's view, and checking costs nothing
-until something that decides who may see a table changes (games.access's epoch)."""
+until something that decides who may see a table changes (games.tables.access's epoch)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import events, presence, realtime, services
+from games import services
+from games.live import consumers as realtime
+from games.live import events, presence
 from games.models import TableSeat
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.test_apis import people_table

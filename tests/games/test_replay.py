@@ -12,12 +12,13 @@ import pytest
 from django.test import Client
 
 from engine.registry import get_game
-from games import access, services
+from games import services
 from games.models import Deal, Match, Table, TableSeat
+from games.tables import access
 from tests.games.factories import BotFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.models import Event, Round
-from tournaments.results import event_tallies_refresh
+from tournaments.results.services import event_tallies_refresh
 from tournaments.services import event_organizer_add, round_create_paired, round_start
 
 pytestmark = pytest.mark.django_db

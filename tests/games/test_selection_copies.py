@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.cards import format_cards
-from games import engine_state, services
+from games import services
 from games.models import Action, Table
+from games.play import engine_state
 from tests.engine.shanghai_doudizhu.helpers import rig
 from tests.games.factories import PlayerFactory, UserFactory
 

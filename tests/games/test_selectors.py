@@ -77,8 +77,8 @@ def test_a_state_with_a_turn_deadline_is_also_read_with_one_query(
 
 def test_a_state_is_exactly_the_version_it_was_read_at() -> None:
     """Actions committed after a table's version was read are not in the state built for it."""
-    from games import engine_state
     from games.models import Deal, Match
+    from games.play import engine_state
 
     table, _users = people_table(tuple(range(6)))
     match = services.match_start(table=table, seed=5)

@@ -17,9 +17,9 @@ from django.utils import translation
 
 from engine.registry import get_game
 from games import selectors, services
-from games.leaving import leave_terms
 from games.models import Match, Table, TableSeat
-from games.practice import practice_table_open
+from games.play.leaving import leave_terms
+from games.tables.practice import practice_table_open
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.services import round_create_paired, round_start

@@ -11,7 +11,7 @@ from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments import services
 from tournaments.models import Event, Pairing, Round
-from tournaments.tallies import tallies_refresh
+from tournaments.results.tallies import tallies_refresh
 
 GAMES = ("daguai", "xiaoluzi", "shanghai_doudizhu")
 

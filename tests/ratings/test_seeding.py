@@ -11,7 +11,7 @@ from ratings.seeding import balanced_teams, spread, ties_by_rating
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments import services
-from tournaments.importing import plan_import
+from tournaments.events.importing import plan_import
 
 pytestmark = pytest.mark.django_db
 

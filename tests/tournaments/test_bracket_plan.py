@@ -1,4 +1,4 @@
-"""The bracket plan (tournaments.bracket), pure: whatever the results, every seed has one place in
+"""The bracket plan (tournaments.knockout.bracket), pure: whatever the results, every seed has one place in
 range, a played bracket gives every place exactly as the places played say, and the plan never
 seats a seed twice in a round."""
 
@@ -10,8 +10,8 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments import bracket
-from tournaments.bracket import TABLE_SIZES, TEAM_SIZES, plan
+from tournaments.knockout import bracket
+from tournaments.knockout.bracket import TABLE_SIZES, TEAM_SIZES, plan
 
 SHAPES = [(size, 2, played) for size in TEAM_SIZES for played in (2, 4, 8, 16) if played <= size]
 SHAPES += [(size, 4, played) for size in TABLE_SIZES for played in (4, 8, 16) if played <= size]

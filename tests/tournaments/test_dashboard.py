@@ -11,13 +11,13 @@ from django.core.cache import caches
 from django.test import Client
 from django.utils import timezone
 
-from games import presence
+from games.live import presence
 from games.models import Action, Deal, Match, Table, TableSeat
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.models import RoundLog
-from tournaments.round_log import log_detail
-from tournaments.running import round_tables_start
+from tournaments.rounds.log import log_detail
+from tournaments.rounds.running import round_tables_start
 from tournaments.services import event_organizer_add, round_create_paired
 
 pytestmark = pytest.mark.django_db

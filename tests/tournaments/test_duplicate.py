@@ -13,17 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.duplicate import dealt_deals
-from games import engine_state
 from games import services as games_services
-from games.access import deal_public, table_viewable
 from games.models import Deal, Match, Table
+from games.play import engine_state
+from games.tables.access import deal_public, table_viewable
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import running, services
-from tournaments.duplicate import rounds_published
-from tournaments.duplicate_scores import DealScore, bye_score, deal_scores
+from tournaments import services
+from tournaments.duplicate.deals import rounds_published
+from tournaments.duplicate.scoring import DealScore, bye_score, deal_scores
 from tournaments.models import Event, Pairing, Round
+from tournaments.rounds import running
 from tournaments.selectors import event_standings_rows, standings_columns
 
 pytestmark = pytest.mark.django_db
@@ -195,7 +196,7 @@ def test_a_deal_counts_in_the_standings_only_once_every_table_has_finished_it() 
     assert deal1.status == Deal.Status.FINISHED and any(deal1.points)
     assert rounds_published([round.pk])[round.pk] == 0
     assert not deal_public(deal1)
-    from tournaments.results import event_tallies_refresh
+    from tournaments.results.services import event_tallies_refresh
 
     event_tallies_refresh(event=event)
     rows = event_standings_rows(event=event, kind="player")
@@ -228,7 +229,7 @@ def test_matchpoints_and_team_sides_of_daguai() -> None:
     event, round, _users = duplicate_event("daguai", 3, deals=1, scoring="matchpoints")
     matches = start(round)
     play_all(matches)
-    from tournaments.results import event_tallies_refresh
+    from tournaments.results.services import event_tallies_refresh
 
     event_tallies_refresh(event=event)
     rows = event_standings_rows(event=event, kind="team")
@@ -311,7 +312,7 @@ def test_a_player_at_table_2_learns_nothing_of_deal_1_from_table_1(game: str) ->
     outsider = Client()
     outsider.force_login(UserFactory())
     urls = surfaces(event, round, pairings)
-    from tournaments.results import event_tallies_refresh
+    from tournaments.results.services import event_tallies_refresh
 
     event_tallies_refresh(event=event)  # both tables are playing deal 1
     before = {name: fetch(c, urls) for name, c in

@@ -16,8 +16,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.access import deal_public, table_viewable
 from games.models import Deal, Match, Table
+from games.tables.access import deal_public, table_viewable
 from tests.games.factories import UserFactory
 from tests.games.leakcheck import assert_no_leak, assert_surfaces_unchanged
 from tests.tournaments.test_duplicate import (
@@ -30,7 +30,7 @@ from tests.tournaments.test_duplicate import (
 )
 from tournaments import services
 from tournaments.models import Event, Pairing, Round
-from tournaments.results import event_tallies_refresh, result_confirm, result_submit
+from tournaments.results.services import event_tallies_refresh, result_confirm, result_submit
 
 pytestmark = pytest.mark.django_db
 

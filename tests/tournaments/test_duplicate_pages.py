@@ -22,7 +22,7 @@ from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tests.tournaments.test_duplicate import duplicate_event, play_all, start
 from tournaments import services
 from tournaments.models import Event, Round
-from tournaments.results import result_confirm, result_submit
+from tournaments.results.services import result_confirm, result_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +87,7 @@ def test_the_option_does_not_change_once_a_round_has_started() -> None:
     c.force_login(admin)
     page = c.get(reverse("admin:tournaments_event_change", args=[event.pk]))
     assert page.status_code == 200 and 'name="duplicate"' in page.content.decode()
-    from tournaments.admin_forms import event_form_for
+    from tournaments.admin.event_form import event_form_for
 
     form_class = event_form_for(event.game)
     form = form_class(instance=event, data={})

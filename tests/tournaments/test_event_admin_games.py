@@ -12,8 +12,8 @@ from django.urls import reverse
 from engine.registry import get_game, registered_keys
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, MeetFactory, RoundFactory
+from tournaments.events.option_fields import event_option_specs
 from tournaments.models import Event
-from tournaments.option_fields import event_option_specs
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,10 @@ from django.test import Client
 from games.models import Player, Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory
-from tournaments.exports import FORMULA_STARTS, csv_download, spreadsheet_cell
+from tournaments.common.exports import FORMULA_STARTS, csv_download, spreadsheet_cell
+from tournaments.events.registration_import import event_import
 from tournaments.models import Team, Unit
-from tournaments.registration_import import event_import
-from tournaments.results import result_confirm, result_submit
+from tournaments.results.services import result_confirm, result_submit
 from tournaments.services import (
     event_organizer_add,
     round_create_paired,
@@ -158,8 +158,8 @@ def test_the_pages_download_speaks_the_pages_language(played) -> None:
 
 
 def test_every_spreadsheet_writer_is_the_shared_one() -> None:
-    """A CSV or XLSX written anywhere else would skip the escaping: only tournaments/exports.py
-    writes them (tournaments/importing.py only reads)."""
+    """A CSV or XLSX written anywhere else would skip the escaping: only tournaments/common/exports.py
+    writes them (tournaments/events/importing.py only reads)."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
@@ -170,4 +170,4 @@ def test_every_spreadsheet_writer_is_the_shared_one() -> None:
         for path in (root / app).rglob("*.py")
         if writers.search(path.read_text(encoding="utf-8"))
     ]
-    assert found == ["tournaments/exports.py"]
+    assert found == ["tournaments/common/exports.py"]

@@ -14,9 +14,9 @@ from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Player
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments.importing import Existing, ImportError_, plan_import, read_table
+from tournaments.events.importing import Existing, ImportError_, plan_import, read_table
+from tournaments.events.registration_import import event_import, event_import_plan
 from tournaments.models import Event, Membership, Team, Unit
-from tournaments.registration_import import event_import, event_import_plan
 
 pytestmark = pytest.mark.django_db
 

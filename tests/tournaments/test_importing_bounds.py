@@ -18,7 +18,7 @@ from config.exceptions import ApplicationError
 from games.models import Player
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory
-from tournaments.importing import (
+from tournaments.events.importing import (
     MAX_CELLS,
     MAX_ROWS,
     MAX_SHEET_ROWS,
@@ -26,8 +26,8 @@ from tournaments.importing import (
     plan_import,
     read_table,
 )
+from tournaments.events.registration_import import event_import, event_import_plan
 from tournaments.models import Team, Unit
-from tournaments.registration_import import event_import, event_import_plan
 from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db

@@ -19,8 +19,8 @@ from accounts.models import LoginCode
 from games.models import Player
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, MeetFactory, TeamFactory, UnitFactory
+from tournaments.events.registration_import import event_import
 from tournaments.models import Event, Membership, Registration
-from tournaments.registration_import import event_import
 from tournaments.services import event_organizer_add, membership_ensure
 
 pytestmark = pytest.mark.django_db

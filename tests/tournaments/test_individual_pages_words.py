@@ -15,7 +15,8 @@ from games import services as game_services
 from games.models import Match, Table
 from tests.games.factories import BotFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services, tallies
+from tournaments import services
+from tournaments.results import tallies
 from tournaments.selectors import standings_kinds
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,9 @@ from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Match, Table
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import knockout, services
-from tournaments.bracket import bracket_order, plan, snake_tables
+from tournaments import services
+from tournaments.knockout import services as knockout
+from tournaments.knockout.bracket import bracket_order, plan, snake_tables
 from tournaments.models import (
     Event,
     KnockoutMatch,
@@ -25,7 +26,7 @@ from tournaments.models import (
     Round,
     RoundLog,
 )
-from tournaments.results import result_confirm, result_submit
+from tournaments.results.services import result_confirm, result_submit
 from tournaments.selectors import event_team_standings, meet_unit_standings
 
 pytestmark = pytest.mark.django_db
@@ -496,7 +497,7 @@ def test_a_tie_across_the_cut_of_a_table_of_four_gets_one_more_deal(
 @pytest.mark.django_db(transaction=True)
 def test_online_knockout_matches_are_played_by_the_workers_with_their_own_length() -> None:
     from tests.workers import celery_workers
-    from tournaments.running import round_run
+    from tournaments.rounds.running import round_run
 
     event = EventFactory(table_mode=Table.Mode.ONLINE, deals_per_match=1)
     for t in range(4):

@@ -11,7 +11,7 @@ import pytest
 
 from engine.registry import register, unregister
 from tests.toygame import ToyGame
-from tournaments import knockout
+from tournaments.knockout import services as knockout
 
 
 class ToAToy(ToyGame):

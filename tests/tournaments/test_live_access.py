@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import events
+from games.live import events
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.games.test_realtime import next_state, session_cookie, socket

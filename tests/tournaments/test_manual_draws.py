@@ -16,7 +16,7 @@ from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory
 from tournaments import services
 from tournaments.models import Event, Pairing, Registration, Round, RoundEntry, RoundLog
-from tournaments.round_log import log_detail
+from tournaments.rounds.log import log_detail
 
 pytestmark = pytest.mark.django_db
 
@@ -237,7 +237,7 @@ def test_a_withdrawn_player_is_not_drawn_by_swiss() -> None:
     event = EventFactory(game="xiaoluzi")
     people = PlayerFactory.create_batch(9)
     services.registration_ensure(event=event, players=people)
-    from tournaments.draws import registration_withdraw
+    from tournaments.draw.manual import registration_withdraw
 
     registration_withdraw(event=event, player=people[4])
     round = services.round_create_paired(event=event)

@@ -14,14 +14,15 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import audit, services
+from games import services
 from games.models import FigureStep, Match, Table
+from games.replay import audit
 from tests.games.factories import BotFactory, PlayerFactory
 from tests.games.queued import record_queued
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments import services as event_services
-from tournaments import tallies
 from tournaments.models import Event, PairingTally, PlayerTally, PlayerTotal
+from tournaments.results import tallies
 from tournaments.selectors import event_standings_rows
 
 BEFORE = [("games", "0005_challenge"), ("tournaments", "0011_draws_registration_withdrawn")]

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from games import audit
 from games.models import Match, Table
+from games.replay import audit
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments import services

@@ -12,7 +12,7 @@ from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.models import Event, ResultSubmission, Round, Team
-from tournaments.results import result_confirm, result_submit
+from tournaments.results.services import result_confirm, result_submit
 from tournaments.services import event_organizer_add, round_create_paired, round_start
 
 pytestmark = pytest.mark.django_db

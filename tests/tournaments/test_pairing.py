@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import pairing
-from tournaments.pairing import (
+from tournaments.draw import teams as pairing
+from tournaments.draw.teams import (
     PairingError,
     PairingTeam,
     assign_sides,

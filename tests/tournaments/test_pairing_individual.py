@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import pairing_individual
-from tournaments.pairing import PairingError
-from tournaments.pairing_individual import (
+from tournaments.draw import players as pairing_individual
+from tournaments.draw.players import (
     EXACT_MAX_PLAYERS,
     REPAIR_TABLES,
     Fill,
@@ -22,6 +21,7 @@ from tournaments.pairing_individual import (
     PairingPlayer,
     individual_swiss,
 )
+from tournaments.draw.teams import PairingError
 
 
 def test_doctests() -> None:

@@ -16,7 +16,7 @@ from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments import services
 from tournaments.models import Event, Pairing, RoundEntry
-from tournaments.running import round_tables_start
+from tournaments.rounds.running import round_tables_start
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games.models import Match, Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.models import Event, PairingTally, PlayerTally, ResultSubmission, RoundLog
-from tournaments.results import (
+from tournaments.results.services import (
     deals_parse,
     result_confirm,
     result_reject,
@@ -237,9 +237,9 @@ def test_team_and_unit_standings_take_three_queries_at_most(
 def test_database_totals_agree_with_the_pure_module() -> None:
     import random
 
-    from tournaments import standings
     from tournaments.selectors import event_match_results
     from tournaments.services import round_complete
+    from tournaments.standings import ranking as standings
 
     rng = random.Random(5)
     event = EventFactory(table_mode=Table.Mode.OFFLINE, bye_points=2)

@@ -20,11 +20,12 @@ from config.exceptions import ConflictError
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory, UnitFactory
-from tournaments import knockout, services
+from tournaments import services
+from tournaments.knockout import services as knockout
 from tournaments.models import Event, Round, RoundLog
-from tournaments.results import result_confirm, result_submit
-from tournaments.round_state import TRANSITIONS, round_transition
-from tournaments.running import round_tables_start
+from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds.running import round_tables_start
+from tournaments.rounds.state import TRANSITIONS, round_transition
 
 pytestmark = pytest.mark.django_db
 

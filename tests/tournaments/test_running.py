@@ -48,7 +48,7 @@ def test_simulate_event_plays_every_round_through_celery_and_the_records_verify(
 
 
 def test_run_round_starts_a_confirmed_round_and_waits_for_it() -> None:
-    from tournaments.demo import demo_load
+    from tournaments.events.demo import demo_load
 
     demo = demo_load(admin_password="x" * 12, organizer_password="y" * 12)
     round = services.round_create_paired(event=demo.event, confirm=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.registry import get_game
-from tournaments.sheets import PickError, picked_deals
+from tournaments.results.sheets import PickError, picked_deals
 
 
 def test_doudizhu_rows_become_the_sheets_deals() -> None:
@@ -86,7 +86,7 @@ def test_a_bad_pick_names_the_deal_and_field(game: str, post: dict[str, str], fi
 
 def test_typed_lines_take_names_or_seats_counted_from_1() -> None:
     from config.exceptions import ApplicationError
-    from tournaments.sheets import lines_parse
+    from tournaments.results.sheets import lines_parse
 
     names = ["甲", "乙", "丙", "丁", "戊", "己"]
     assert lines_parse("1 3 5\n乙，甲 逃跑 丁\nleave 6", names) == [

@@ -16,8 +16,10 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.registry import unregister
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import event_services, services, sides
-from tournaments.importing import Existing, plan_import
+from tournaments import services
+from tournaments.events import services as event_services
+from tournaments.events import sides
+from tournaments.events.importing import Existing, plan_import
 from tournaments.models import Event, TeamMember
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.sorting import chinese_number, natural_key, naturally
+from tournaments.common.sorting import chinese_number, natural_key, naturally
 
 
 @pytest.mark.parametrize(

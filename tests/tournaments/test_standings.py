@@ -7,8 +7,9 @@ import doctest
 
 import pytest
 
-from tournaments import pairing, standings
-from tournaments.standings import (
+from tournaments.draw import teams as pairing
+from tournaments.standings import ranking as standings
+from tournaments.standings.ranking import (
     MatchResult,
     PlayerFigures,
     meet_standings,

@@ -12,8 +12,8 @@ from django.utils import translation
 
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.events.registration_import import event_import
 from tournaments.models import Membership, Unit
-from tournaments.registration_import import event_import
 from tournaments.services import event_organizer_add, organizer_group_ensure
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def test_an_import_resolves_units_within_the_events_meet() -> None:
     # Without creating units, another meet's unit is unknown here.
     c_event = EventFactory()
     plan_rows = "姓名,部门\n丁,研发部\n"
-    from tournaments.registration_import import event_import_plan
+    from tournaments.events.registration_import import event_import_plan
 
     with translation.override("en"):
         plan = event_import_plan(

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
 from tournaments import services
-from tournaments.demo import EVENT_NAME, MEET_SLUG
+from tournaments.events.demo import EVENT_NAME, MEET_SLUG
 from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event, Round
-from tournaments.running import round_run, round_tables_start
+from tournaments.rounds.running import round_run, round_tables_start
 
 
 class Command(LuziCommand):

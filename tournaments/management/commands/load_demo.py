@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from config.exceptions import ApplicationError
-from tournaments.demo import demo_load
+from tournaments.events.demo import demo_load
 from tournaments.management.commands._base import LuziCommand
 
 

@@ -11,7 +11,7 @@ from config.exceptions import ApplicationError
 from tournaments.management.commands._base import LuziCommand
 from tournaments.management.commands._progress import ProgressBar
 from tournaments.models import Round
-from tournaments.running import round_run
+from tournaments.rounds.running import round_run
 
 
 class Command(LuziCommand):

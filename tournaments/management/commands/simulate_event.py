@@ -12,7 +12,7 @@ from config.exceptions import ApplicationError
 from engine.registry import DEFAULT_GAME
 from tournaments.management.commands._base import LuziCommand
 from tournaments.management.commands._progress import ProgressBar
-from tournaments.running import event_simulate
+from tournaments.rounds.running import event_simulate
 
 
 def _positive(text: str) -> int:

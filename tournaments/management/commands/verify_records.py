@@ -9,8 +9,8 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.audit import matches_audit
 from games.models import Match
+from games.replay.audit import matches_audit
 from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event
 

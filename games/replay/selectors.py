@@ -1,0 +1,175 @@
+"""Reads for the replay viewer: which finished deals a user may replay, and a deal's replay as
+the page's script draws it (every step's public view and every hand, from the engine's replay of
+the stored record through ``Game.replay_steps``: no rule of a game lives here).
+
+A deal is replayed only when its hands may be public (``games.tables.access.deal_public``: finished,
+and no registered rule keeps it hidden) and its table may be seen by the user
+(``games.tables.access.table_viewable``); otherwise it does not exist for them (404).
+
+A deal's record is more than its hands: it names the seeds it was dealt from, and the match's
+seed deals every deal of the match (and of every match dealt from the same seed: a duplicate
+round's tables). So the record is served only once every match dealt from that seed is over and
+its last deal public (``deal_record_public``), and a challenge's record (dealt as its source
+deal) only once its source deal's record is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Max
+
+from engine.errors import EngineError
+from games.models import Challenge, Deal, Match, TableSeat
+from games.play import engine_state
+from games.tables.access import deal_public, table_viewable
+
+__all__ = [
+    "ReplayError",
+    "deal_for_replay",
+    "deal_record",
+    "deal_record_public",
+    "deal_replay",
+    "match_replay_deals",
+    "table_replay_deal",
+]
+
+#: How long a deal's computed steps are kept (a finished deal's record never changes).
+CACHE_SECONDS = 3600
+
+
+class ReplayError(RuntimeError):
+    """A stored record that does not replay: the audit (verify_records) names what is wrong."""
+
+
+def _seated(user: Any, table_id: int) -> bool:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return TableSeat.objects.filter(table_id=table_id, player__user=user).exists()
+
+
+def deal_for_replay(*, deal_id: int, user: Any) -> Deal | None:
+    """The deal ``deal_id`` when ``user`` (anonymous too) may replay it, else ``None``: its hands
+    may be public and its table may be seen (a player seated at the table always may)."""
+    deal = Deal.objects.select_related("match__table").filter(pk=deal_id).first()
+    if deal is None or not deal.record or not deal_public(deal):
+        return None
+    table_id = deal.match.table_id
+    if not table_viewable(table_id=table_id, user=user, seated=_seated(user, table_id)):
+        return None
+    return deal
+
+
+def deal_record(deal: Deal) -> dict[str, Any]:
+    """The deal's stored record (the engine's JSON: headers, actions, result)."""
+    data: dict[str, Any] = json.loads(deal.record)
+    return data
+
+
+_OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def deal_record_public(deal: Deal, _depth: int = 0) -> bool:
+    """Whether the record of ``deal`` (a deal ``deal_for_replay`` found) may be served: no deal
+    still to be played, here or at a table dealt from the same seed, can be worked out from the
+    seeds it names. A deal of a match still going on is replayed (its steps name no seed), but
+    its record waits for the match's end."""
+    if not deal_public(deal):
+        return False
+    source = Challenge.objects.filter(match_id=deal.match_id).values_list("source_id", flat=True)
+    source_id = source.first()
+    if source_id is not None:  # a challenge is dealt with its source deal's seeds
+        original = Deal.objects.select_related("match").filter(pk=source_id).first()
+        return original is not None and _depth < 8 and deal_record_public(original, _depth + 1)
+    match = deal.match
+    same_seed = Match.objects.filter(seed=match.seed, game=match.game)
+    if same_seed.exclude(status__in=_OVER).exists():
+        return False
+    # each such match's last recorded deal (a score sheet's matches record none, and are skipped)
+    lasts = (
+        Deal.objects.filter(match__in=same_seed)
+        .exclude(record="")
+        .values("match_id")
+        .annotate(last=Max("number"))
+    )
+    for row in lasts:
+        last = Deal.objects.filter(match_id=row["match_id"], number=row["last"]).first()
+        if last is not None and not deal_public(last):
+            return False
+    return True
+
+
+def match_replay_deals(match: Match) -> list[Deal]:
+    """The deals of ``match`` that have a record and whose hands may be public, in order."""
+    deals = Deal.objects.filter(match=match).exclude(record="").order_by("number")
+    return [d for d in deals if deal_public(d)]
+
+
+def table_replay_deal(*, table_id: int, user: Any) -> Deal | None:
+    """The last replayable deal of the table's newest match (what a link "replay" opens)."""
+    match = Match.objects.filter(table_id=table_id).order_by("-created_at", "-id").first()
+    if match is None:
+        return None
+    for deal in reversed(match_replay_deals(match)):
+        return deal_for_replay(deal_id=deal.pk, user=user)
+    return None
+
+
+def _steps(deal: Deal) -> list[dict[str, Any]]:
+    key = f"luzi:replay:{deal.pk}:{deal.finished_at.isoformat() if deal.finished_at else ''}"
+    steps: list[dict[str, Any]] | None = cache.get(key)
+    if steps is None:
+        game = engine_state.game_of(deal.match)
+        try:
+            steps = [s.to_json() for s in game.replay_steps(deal.record)]
+        except EngineError as exc:
+            raise ReplayError(f"deal {deal.pk} does not replay: {exc}") from exc
+        cache.set(key, steps, CACHE_SECONDS)
+    return steps
+
+
+def deal_replay(deal: Deal) -> dict[str, Any]:
+    """What the replay page draws: the deal, its seats (names, bots, sides), its match's other
+    replayable deals, and every step (``action``, ``view``, ``hands``, ``extra``)."""
+    match = deal.match
+    table = match.table
+    game = engine_state.game_of(match)
+    seats = {
+        s.seat: s
+        for s in TableSeat.objects.filter(table=table).select_related("player").order_by("seat")
+    }
+    record = deal_record(deal)
+    names = record.get("headers", {}).get("seats") or []
+    return {
+        "deal": {
+            "id": deal.pk,
+            "number": deal.number,
+            "dealer": deal.dealer_seat,
+            "level_rank": deal.level_rank,
+            "result": deal.result,
+            "points": deal.points,
+            "finish": deal.finishing_order,
+        },
+        "match": {
+            "id": match.pk,
+            "deals": [{"id": d.pk, "number": d.number} for d in match_replay_deals(match)],
+            "deals_per_match": match.deals_per_match,
+        },
+        "table": {"id": table.pk, "name": table.name},
+        "game": game.key,
+        "seatCount": game.seat_count,
+        "seats": [
+            {
+                "seat": s,
+                "player": seats[s].player.name
+                if s in seats
+                else (names[s] if s < len(names) else f"#{s + 1}"),
+                "bot": bool(seats[s].player.is_bot) if s in seats else False,
+                "side": game.side_of(s),
+            }
+            for s in range(game.seat_count)
+        ],
+        "steps": _steps(deal),
+    }
