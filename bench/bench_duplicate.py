@@ -276,7 +276,7 @@ def measure(event_id: int, repeat: int) -> dict[str, object]:
     from tournaments.duplicate import deals as duplicate
     from tournaments.models import Event, Pairing, Round
     from tournaments.results.services import tallies_refresh
-    from tournaments.selectors import event_standings_rows
+    from tournaments.standings.selectors import event_standings_rows
 
     event = Event.objects.get(pk=event_id)
     running = Round.objects.get(event=event, status="running")

@@ -205,9 +205,9 @@ def measure_standings(event_id: int, repeat: int) -> dict[str, object]:
     from django.test.utils import CaptureQueriesContext
 
     from tournaments.models import Event
-    from tournaments.selectors import (
+    from tournaments.standings.selectors import event_standings_rows
+    from tournaments.standings.totals import (
         event_player_standings,
-        event_standings_rows,
         event_team_standings,
         event_unit_standings,
     )

@@ -192,7 +192,7 @@ class Profile:
 
 def _placement(event: Event, player: Player) -> tuple[int | None, int]:
     from tournaments.models import TeamMember
-    from tournaments.selectors import event_player_standings, event_team_standings
+    from tournaments.standings.totals import event_player_standings, event_team_standings
 
     if event.is_individual:
         rows: list[Any] = event_player_standings(event=event)

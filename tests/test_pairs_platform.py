@@ -25,12 +25,13 @@ from games.models import Deal, Match, Player, Table
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tests.workers import celery_workers
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.events.registration_import import event_import, event_import_plan
 from tournaments.knockout import services as knockout
 from tournaments.models import Event, KnockoutStage, Pairing, TeamMember
 from tournaments.rounds.running import round_run
-from tournaments.selectors import event_standings_rows, standings_columns
+from tournaments.standings.selectors import event_standings_rows, standings_columns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -105,7 +106,7 @@ def test_a_team_event_of_a_two_a_side_game_runs_end_to_end() -> None:
     # a rehearsal: the system's bots play for the imported players (tie-break tables start alone)
     Player.objects.filter(registrations__event=event).update(is_bot=True, bot_kind="heuristic")
     with pytest.raises(ApplicationError):
-        services.team_create(event=event, name="三人队", players=BotFactory.create_batch(3))
+        events_entries.team_create(event=event, name="三人队", players=BotFactory.create_batch(3))
 
     # a person and bots at an online table, and every round, on a real worker
     person = PlayerFactory(user=UserFactory())
@@ -124,13 +125,15 @@ def test_a_team_event_of_a_two_a_side_game_runs_end_to_end() -> None:
 
         # a Swiss round: 5 teams, 2 tables and a bye; team A on the seats of the game's side A
         # (0, 2), team B on those of side B (1, 3), each in its members' order
-        first = services.round_create_paired(event=event, confirm=True)
+        first = draw_services.round_create_paired(event=event, confirm=True)
         assert first.pairings.count() == 2
         for pairing in first.pairings.all():
             a, b = _members(pairing.team_a_id), _members(pairing.team_b_id)
             assert _seated(pairing) == {0: a[0], 1: b[0], 2: a[1], 3: b[1]}
         assert round_run(round=first, bots=True, bot_delay_ms=0, timeout=120).complete
-        second = services.round_create_paired(event=Event.objects.get(pk=event.pk), confirm=True)
+        second = draw_services.round_create_paired(
+            event=Event.objects.get(pk=event.pk), confirm=True
+        )
         assert round_run(round=second, bots=True, bot_delay_ms=0, timeout=120).complete
 
         # a knockout stage of the top four
@@ -153,9 +156,9 @@ def test_a_team_event_of_a_two_a_side_game_runs_end_to_end() -> None:
         dup = EventFactory(game="pairs", deals_per_match=2, duplicate=True, meet=event.meet)
         unit = UnitFactory()
         for t in range(4):
-            services.team_create(event=dup, name=f"复{t}", players=BotFactory.create_batch(2))
+            events_entries.team_create(event=dup, name=f"复{t}", players=BotFactory.create_batch(2))
             dup.teams.filter(name=f"复{t}").update(unit=unit)
-        board = services.round_create_paired(event=dup, confirm=True)
+        board = draw_services.round_create_paired(event=dup, confirm=True)
         assert round_run(round=board, bots=True, bot_delay_ms=0, timeout=120).complete
     board.refresh_from_db()
     seeds = [

@@ -21,9 +21,12 @@ from engine.registry import unregister
 from games.models import Match, Table
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.models import ResultSubmission
-from tournaments.selectors import event_standings_rows
+from tournaments.rounds import services as rounds_services
+from tournaments.standings.selectors import event_standings_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -46,13 +49,17 @@ def pairs() -> Iterator[None]:
 def world() -> dict[str, Any]:
     event = EventFactory(game="pairs", table_mode=Table.Mode.OFFLINE, deals_per_match=2)
     assert not event.is_individual and event.team_size == 2
-    red = services.team_create(event=event, name="红队", players=PlayerFactory.create_batch(2))
-    blue = services.team_create(event=event, name="蓝队", players=PlayerFactory.create_batch(2))
+    red = events_entries.team_create(
+        event=event, name="红队", players=PlayerFactory.create_batch(2)
+    )
+    blue = events_entries.team_create(
+        event=event, name="蓝队", players=PlayerFactory.create_batch(2)
+    )
     referee, checker = UserFactory(), UserFactory()
-    services.event_organizer_add(event=event, user=referee)
-    services.event_organizer_add(event=event, user=checker)
-    round_ = services.round_create_paired(event=event, confirm=True)
-    services.round_start(round=round_)
+    events_staff.event_organizer_add(event=event, user=referee)
+    events_staff.event_organizer_add(event=event, user=checker)
+    round_ = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=round_)
     pairing = round_.pairings.get()
     teams = {pairing.team_a_id: "A", pairing.team_b_id: "B"}
     names = list(pairing.table.seats.order_by("seat").values_list("player__name", flat=True))

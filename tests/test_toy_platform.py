@@ -21,10 +21,11 @@ from games.models import Match
 from tests.games.factories import BotFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tests.workers import celery_workers
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.models import Event
 from tournaments.rounds.running import round_run
-from tournaments.selectors import event_standings_rows, standings_columns
+from tournaments.standings.selectors import event_standings_rows, standings_columns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,9 +75,9 @@ def test_an_individual_event_of_the_toy_game_runs_a_swiss_round_with_standings()
     units = [UnitFactory(), UnitFactory()]
     players = BotFactory.create_batch(9)
     for i, player in enumerate(players):
-        services.membership_ensure(player=player, unit=units[i % 2])
-    services.registration_ensure(event=event, players=players)
-    round = services.round_create_paired(event=event, confirm=True)
+        events_entries.membership_ensure(player=player, unit=units[i % 2])
+    events_entries.registration_ensure(event=event, players=players)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     assert round.pairings.count() == 2  # 8 seated, 1 bye
     with celery_workers(1):
         run = round_run(round=round, timeout=120)
@@ -95,5 +96,5 @@ def test_an_individual_event_of_the_toy_game_runs_a_swiss_round_with_standings()
     out = io.StringIO()
     call_command("verify_records", "--event", str(event.pk), "--json", stdout=out)
     assert json.loads(out.getvalue())["ok"] is True
-    second = services.round_create_paired(event=Event.objects.get(pk=event.pk), confirm=True)
+    second = draw_services.round_create_paired(event=Event.objects.get(pk=event.pk), confirm=True)
     assert second.number == 2 and second.pairings.count() == 2

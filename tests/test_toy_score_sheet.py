@@ -19,8 +19,11 @@ from engine.registry import unregister
 from games.models import Match, Table
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.models import ResultSubmission
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db
 
@@ -45,13 +48,13 @@ def world() -> dict[str, Any]:
     unit = UnitFactory()
     people = PlayerFactory.create_batch(4)
     for player in people:
-        services.membership_ensure(player=player, unit=unit)
-    services.registration_ensure(event=event, players=people)
+        events_entries.membership_ensure(player=player, unit=unit)
+    events_entries.registration_ensure(event=event, players=people)
     referee, checker = UserFactory(), UserFactory()
-    services.event_organizer_add(event=event, user=referee)
-    services.event_organizer_add(event=event, user=checker)
-    round_ = services.round_create_paired(event=event, confirm=True)
-    services.round_start(round=round_)
+    events_staff.event_organizer_add(event=event, user=referee)
+    events_staff.event_organizer_add(event=event, user=checker)
+    round_ = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=round_)
     pairing = round_.pairings.get()
     names = list(pairing.table.seats.order_by("seat").values_list("player__name", flat=True))
     url = reverse("tournaments:table_result", args=[event.pk, pairing.pk])

@@ -3,26 +3,33 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import apis
 from tournaments.duplicate import views as duplicate_views
+from tournaments.events import apis as events_apis
 from tournaments.knockout import views as bracket_views
+from tournaments.results import apis as results_apis
 from tournaments.results import deals_api
+from tournaments.rounds import apis as rounds_apis
+from tournaments.standings import apis as standings_apis
 
 app_name = "tournaments-api"
 
 urlpatterns = [
-    path("events/", apis.EventListApi.as_view(), name="events"),
-    path("events/<id:pk>/", apis.EventDetailApi.as_view(), name="event"),
-    path("events/<id:pk>/standings/", apis.StandingsApi.as_view(), name="standings"),
-    path("events/<id:pk>/standings.csv", apis.StandingsCsvApi.as_view(), name="standings-csv"),
-    path("events/<id:pk>/rounds/", apis.EventRoundsApi.as_view(), name="event-rounds"),
+    path("events/", events_apis.EventListApi.as_view(), name="events"),
+    path("events/<id:pk>/", events_apis.EventDetailApi.as_view(), name="event"),
+    path("events/<id:pk>/standings/", standings_apis.StandingsApi.as_view(), name="standings"),
+    path(
+        "events/<id:pk>/standings.csv",
+        standings_apis.StandingsCsvApi.as_view(),
+        name="standings-csv",
+    ),
+    path("events/<id:pk>/rounds/", rounds_apis.EventRoundsApi.as_view(), name="event-rounds"),
     path("events/<id:pk>/deals/", deals_api.EventDealsApi.as_view(), name="event-deals"),
     path(
         "events/<id:pk>/duplicate/",
         duplicate_views.EventDuplicateApi.as_view(),
         name="event-duplicate",
     ),
-    path("events/<id:pk>/import/", apis.EventImportApi.as_view(), name="event-import"),
+    path("events/<id:pk>/import/", events_apis.EventImportApi.as_view(), name="event-import"),
     path("events/<id:pk>/bracket/", bracket_views.BracketApi.as_view(), name="bracket"),
     path("events/<id:pk>/bracket.csv", bracket_views.BracketCsvApi.as_view(), name="bracket-csv"),
     *[
@@ -45,32 +52,38 @@ urlpatterns = [
     ),
     path(
         "events/<id:pk>/players/<id:player>/withdraw/",
-        apis.RegistrationWithdrawApi.as_view(),
+        events_apis.RegistrationWithdrawApi.as_view(),
         name="player-withdraw",
     ),
-    path("meets/<id:pk>/standings/", apis.MeetStandingsApi.as_view(), name="meet-standings"),
-    path("rounds/<id:pk>/", apis.RoundDetailApi.as_view(), name="round"),
-    path("rounds/<id:pk>/tables/", apis.RoundTablesApi.as_view(), name="round-tables"),
+    path(
+        "meets/<id:pk>/standings/", standings_apis.MeetStandingsApi.as_view(), name="meet-standings"
+    ),
+    path("rounds/<id:pk>/", rounds_apis.RoundDetailApi.as_view(), name="round"),
+    path("rounds/<id:pk>/tables/", rounds_apis.RoundTablesApi.as_view(), name="round-tables"),
     path(
         "rounds/<id:pk>/confirm/",
-        apis.RoundActionApi.as_view(action="confirm"),
+        rounds_apis.RoundActionApi.as_view(action="confirm"),
         name="round-confirm",
     ),
-    path("rounds/<id:pk>/start/", apis.RoundActionApi.as_view(action="start"), name="round-start"),
+    path(
+        "rounds/<id:pk>/start/",
+        rounds_apis.RoundActionApi.as_view(action="start"),
+        name="round-start",
+    ),
     path(
         "rounds/<id:pk>/complete/",
-        apis.RoundActionApi.as_view(action="complete"),
+        rounds_apis.RoundActionApi.as_view(action="complete"),
         name="round-complete",
     ),
-    path("tables/<id:pk>/results/", apis.PairingResultsApi.as_view(), name="table-results"),
+    path("tables/<id:pk>/results/", results_apis.PairingResultsApi.as_view(), name="table-results"),
     path(
         "results/<id:pk>/confirm/",
-        apis.ResultReviewApi.as_view(action="confirm"),
+        results_apis.ResultReviewApi.as_view(action="confirm"),
         name="result-confirm",
     ),
     path(
         "results/<id:pk>/reject/",
-        apis.ResultReviewApi.as_view(action="reject"),
+        results_apis.ResultReviewApi.as_view(action="reject"),
         name="result-reject",
     ),
 ]

@@ -11,15 +11,14 @@ class TournamentsConfig(AppConfig):
         from games.tables.access import deal_rule_register, table_rule_register
         from games.tables.context import table_context_register
         from tournaments.duplicate import deals as duplicate
+        from tournaments.events.selectors import table_rule
         from tournaments.results.tallies import match_scored_follow
         from tournaments.rounds.table_context import table_context
-        from tournaments.selectors import table_rule
 
         # The tables of a private event, or of a draft round, follow the event's visibility.
         table_rule_register(table_rule)
         # A table of a round links back to its event and round, and names its teams.
         table_context_register(table_context)
-        # The knockout stage's read-only admin (its own module: tournaments.admin stays free of it).
 
         # The tallies follow every scored row as it is written (no page request rebuilds them).
         match_scored.connect(match_scored_follow, dispatch_uid="tournaments.results.tallies.follow")

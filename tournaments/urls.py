@@ -1,26 +1,32 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
-from tournaments import views
 from tournaments.duplicate import views as duplicate_views
+from tournaments.events import pages as events_pages
 from tournaments.events import views as event_views
 from tournaments.knockout import views as bracket_views
 from tournaments.rounds import dashboard as manage_views
+from tournaments.rounds import views as rounds_views
+from tournaments.standings import views as standings_views
 
 app_name = "tournaments"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("meets/<slug:slug>/", views.meet_detail, name="meet_detail"),
-    path("meets/<slug:slug>/standings.csv", views.meet_standings_csv, name="meet_standings_csv"),
+    path("", events_pages.home, name="home"),
+    path("meets/<slug:slug>/", standings_views.meet_detail, name="meet_detail"),
+    path(
+        "meets/<slug:slug>/standings.csv",
+        standings_views.meet_standings_csv,
+        name="meet_standings_csv",
+    ),
     path("events/new/", event_views.event_new, name="event_new"),
-    path("events/<id:pk>/", views.event_detail, name="event_detail"),
-    path("events/<id:pk>/rounds/<id:number>/", views.round_detail, name="round_detail"),
-    path("events/<id:pk>/standings/", views.standings, name="standings"),
-    path("events/<id:pk>/standings.csv", views.standings_download, name="standings_csv"),
-    path("events/<id:pk>/projector/", views.projector, name="projector"),
-    path("events/<id:pk>/players/<id:player>/", views.player_detail, name="player_detail"),
-    path("teams/<id:pk>/", views.team_detail, name="team_detail"),
+    path("events/<id:pk>/", events_pages.event_detail, name="event_detail"),
+    path("events/<id:pk>/rounds/<id:number>/", rounds_views.round_detail, name="round_detail"),
+    path("events/<id:pk>/standings/", standings_views.standings, name="standings"),
+    path("events/<id:pk>/standings.csv", standings_views.standings_download, name="standings_csv"),
+    path("events/<id:pk>/projector/", rounds_views.projector, name="projector"),
+    path("events/<id:pk>/players/<id:player>/", events_pages.player_detail, name="player_detail"),
+    path("teams/<id:pk>/", events_pages.team_detail, name="team_detail"),
     # The knockout stage (tournaments.knockout.views)
     path("events/<id:pk>/bracket/", bracket_views.bracket, name="bracket"),
     path("events/<id:pk>/bracket.csv", bracket_views.bracket_download, name="bracket_csv"),

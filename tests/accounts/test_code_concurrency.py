@@ -19,8 +19,8 @@ from accounts.models import LoginCode
 from config.exceptions import ApplicationError
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Registration
-from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,8 +16,8 @@ from config.exceptions import ApplicationError
 from games.models import Player
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, MeetFactory
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Registration
-from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db
 

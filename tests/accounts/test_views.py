@@ -92,7 +92,7 @@ def test_logout_is_a_post(client: Client) -> None:
 def test_an_organizer_lands_on_the_dashboard_of_their_event(client: Client) -> None:
     # Issue 15: after logging in, an organizer lands on their dashboard.
     from tests.tournaments.factories import EventFactory
-    from tournaments.services import event_organizer_add
+    from tournaments.events.staff import event_organizer_add
 
     organizer = UserFactory(username="org")
     event = EventFactory()
@@ -137,15 +137,17 @@ def test_my_page_names_each_table_by_event_round_and_game_and_hides_drafts(clien
     # round's table listed before the organizer confirmed it.
     from games.models import Player, Table
     from tests.tournaments.factories import EventFactory
-    from tournaments import services as tournament_services
+    from tournaments.draw import services as draw_services
+    from tournaments.events import entries as events_entries
+    from tournaments.rounds import services as rounds_services
 
     user = UserFactory()
     event = EventFactory(game="xiaoluzi", table_mode=Table.Mode.OFFLINE, name="小路子个人赛")
     me = Player.objects.create(name="张伟", user=user)
     others = [Player.objects.create(name=f"选手{i}") for i in range(3)]
-    tournament_services.registration_ensure(event=event, players=[me, *others])
-    confirmed = tournament_services.round_create_paired(event=event, confirm=True)
-    tournament_services.round_start(round=confirmed)
+    events_entries.registration_ensure(event=event, players=[me, *others])
+    confirmed = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=confirmed)
     practice = Table.objects.create(name="练习 · 张伟", game="shanghai_doudizhu", seat_count=4)
     practice.seats.create(seat=0, player=me)
     client.force_login(user)
@@ -153,8 +155,8 @@ def test_my_page_names_each_table_by_event_round_and_game_and_hides_drafts(clien
     assert "小路子个人赛 · 第 1 轮 · 第 1 桌" in page and "· R1" not in page
     assert "练习 · 张伟 · 上海斗地主" in page
     # a second round still being drawn is not listed
-    tournament_services.round_complete(round=confirmed, force=True, reason="测试")
-    draft = tournament_services.round_create_paired(event=event)
+    rounds_services.round_complete(round=confirmed, force=True, reason="测试")
+    draft = draw_services.round_create_paired(event=event)
     assert draft.pairings.exists()
     page = client.get(reverse("accounts:me")).content.decode()
     assert "第 2 轮" not in page

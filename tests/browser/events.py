@@ -12,10 +12,13 @@ from django.contrib.auth import get_user_model
 from games.models import Player, Table
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.knockout import services as knockout
 from tournaments.models import Event, KnockoutStage, Pairing
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import services as rounds_services
 
 PASSWORD = "correct horse battery staple"
 GAMES = ("daguai", "xiaoluzi", "shanghai_doudizhu")
@@ -59,13 +62,13 @@ def build(game: str, *, start_knockout: bool = True) -> Built:
         name={"daguai": "大怪路子团体赛", "xiaoluzi": "小路子个人赛"}.get(game, "上海斗地主个人赛"),
         **({"pairing_format": "swiss"} if individual else {}),
     )
-    services.event_organizer_add(event=event, user=organizer)
-    services.event_organizer_add(event=event, user=checker)
+    events_staff.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=checker)
     if individual:
         players = [PlayerFactory(name=name) for name in NAMES[:8]]
         for i, p in enumerate(players):
-            services.membership_ensure(player=p, unit=UnitFactory(name=f"质量管理部{i}"))
-        services.registration_ensure(event=event, players=players)
+            events_entries.membership_ensure(player=p, unit=UnitFactory(name=f"质量管理部{i}"))
+        events_entries.registration_ensure(event=event, players=players)
         player = players[0]
     else:
         teams = [
@@ -78,11 +81,11 @@ def build(game: str, *, start_knockout: bool = True) -> Built:
     Player.objects.filter(pk=player.pk).update(user=organizer, name="欧阳明远")
     player.refresh_from_db()
     built = Built(event, None, organizer, checker, player)  # type: ignore[arg-type]
-    group = services.round_create_paired(event=event, confirm=True, user=organizer)
-    services.round_start(round=group, user=organizer)
+    group = draw_services.round_create_paired(event=event, confirm=True, user=organizer)
+    rounds_services.round_start(round=group, user=organizer)
     for pairing in group.pairings.all():
         enter(pairing, built, game)
-    services.round_complete(round=group, user=organizer)
+    rounds_services.round_complete(round=group, user=organizer)
     built.stage = knockout.knockout_break(event=event, size=8 if individual else 4, user=organizer)
     if start_knockout:
         knockout.knockout_confirm(stage=built.stage, user=organizer)

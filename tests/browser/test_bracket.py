@@ -13,10 +13,12 @@ from django.contrib.auth import get_user_model
 from games.models import Table
 from tests.browser.conftest import ARTIFACTS
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import staff as events_staff
 from tournaments.knockout import services as knockout
 from tournaments.models import KnockoutMatch, KnockoutStage
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,10 +44,10 @@ def test_the_bracket_page_follows_the_knockout_stage_on_a_phone(
     users = get_user_model().objects
     referee = users.create_user(username="referee", password=PASSWORD)
     checker = users.create_user(username="checker", password=PASSWORD)
-    services.event_organizer_add(event=event, user=referee)
-    services.event_organizer_add(event=event, user=checker)
-    group = services.round_create_paired(event=event, confirm=True)
-    services.round_start(round=group)
+    events_staff.event_organizer_add(event=event, user=referee)
+    events_staff.event_organizer_add(event=event, user=checker)
+    group = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=group)
     for pairing in group.pairings.all():
         sub = result_submit(pairing=pairing, user=referee, first_dealer=0, deals=A_SWEEPS)
         result_confirm(submission=sub, user=checker)

@@ -15,9 +15,11 @@ from django.contrib.auth import get_user_model
 from games.models import Table
 from tests.browser.events import PASSWORD, log_in
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import staff as events_staff
 from tournaments.models import Round, RoundLog
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,15 +46,15 @@ document.addEventListener('submit', (event) => {
 """
 
 
-def _slow(monkeypatch: pytest.MonkeyPatch, name: str, calls: list[str]) -> None:
-    real = getattr(services, name)
+def _slow(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, calls: list[str]) -> None:
+    real = getattr(module, name)
 
     def slow(**kwargs: Any) -> Any:
         calls.append(name)
         time.sleep(2)
         return real(**kwargs)
 
-    monkeypatch.setattr(services, name, slow)
+    monkeypatch.setattr(module, name, slow)
 
 
 def _press_twice(page: Any, selector: str, language: str) -> None:
@@ -82,11 +84,11 @@ def test_a_slow_action_says_it_is_working_and_is_sent_once(
     users = get_user_model().objects
     organizer = users.create_user(username="organizer", password=PASSWORD)
     checker = users.create_user(username="checker", password=PASSWORD)
-    services.event_organizer_add(event=event, user=organizer)
-    services.event_organizer_add(event=event, user=checker)
+    events_staff.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=checker)
     calls: list[str] = []
-    _slow(monkeypatch, "round_create_paired", calls)
-    _slow(monkeypatch, "round_complete", calls)
+    _slow(monkeypatch, draw_services, "round_create_paired", calls)
+    _slow(monkeypatch, rounds_services, "round_complete", calls)
     page = log_in(browser, live_asgi, "organizer", language)
     page.context.add_init_script(WATCH)
     page.goto(f"{live_asgi}/events/{event.pk}/manage/")
@@ -98,8 +100,8 @@ def test_a_slow_action_says_it_is_working_and_is_sent_once(
     assert RoundLog.objects.filter(round=round_, action=RoundLog.Action.PAIRED).count() == 1
 
     # completing it, once its table's result is confirmed
-    services.round_confirm(round=round_, user=organizer)
-    services.round_start(round=round_, user=organizer)
+    rounds_services.round_confirm(round=round_, user=organizer)
+    rounds_services.round_start(round=round_, user=organizer)
     pairing = round_.pairings.get()
     submission = result_submit(
         pairing=pairing, user=organizer, first_dealer=0, deals=[{"finish": [0, 2, 4]}]

@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 
 from games.models import Table
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments.services import event_organizer_add, round_create_paired
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

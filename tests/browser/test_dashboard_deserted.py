@@ -13,7 +13,10 @@ from games.models import Table
 from tests.browser.events import PASSWORD, log_in
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,15 +42,15 @@ def test_the_dashboard_warns_of_tables_where_nobody_is_on_the_first_screen(
     event = EventFactory(
         game="shanghai_doudizhu", table_mode=Table.Mode.ONLINE, pairing_format="swiss"
     )
-    services.registration_ensure(
+    events_entries.registration_ensure(
         event=event, players=[PlayerFactory(name=f"选手{i}") for i in range(1, 9)]
     )
     organizer = UserFactory(username="organizer")
     organizer.set_password(PASSWORD)
     organizer.save()
-    services.event_organizer_add(event=event, user=organizer)
-    round_ = services.round_create_paired(event=event, confirm=True, user=organizer)
-    services.round_start(round=round_, user=organizer)  # nobody opens a table
+    events_staff.event_organizer_add(event=event, user=organizer)
+    round_ = draw_services.round_create_paired(event=event, confirm=True, user=organizer)
+    rounds_services.round_start(round=round_, user=organizer)  # nobody opens a table
     page = log_in(browser, live_asgi, "organizer", language)
     page.goto(f"{live_asgi}/events/{event.pk}/manage/")
     warning = page.locator("#deserted")

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 
 from tests.browser.conftest import ARTIFACTS
 from tests.tournaments.factories import EventFactory
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event
-from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,9 @@ from django.contrib.auth import get_user_model
 from games.models import Table
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.models import Round, RoundLog
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,12 +24,12 @@ PASSWORD = "correct horse battery staple"
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_confirming_the_tables_asks_first(live_asgi: str, browser: Any, language: str) -> None:
     event = EventFactory(game="shanghai_doudizhu", table_mode=Table.Mode.OFFLINE)
-    services.registration_ensure(
+    events_entries.registration_ensure(
         event=event, players=[PlayerFactory(name=f"选手{i}") for i in range(1, 9)]
     )
     user = get_user_model().objects.create_user(username="organizer", password=PASSWORD)
-    services.event_organizer_add(event=event, user=user)
-    round_ = services.round_create_paired(event=event, user=user)
+    events_staff.event_organizer_add(event=event, user=user)
+    round_ = draw_services.round_create_paired(event=event, user=user)
 
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.add_cookies([{"name": "django_language", "value": language, "url": live_asgi}])

@@ -12,7 +12,9 @@ from games.models import Table
 from tests.browser.conftest import ARTIFACTS
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.models import Event, RoundEntry
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,10 +32,10 @@ def test_an_organizer_seats_a_table_of_four_by_hand_on_a_phone(
         fill_with_bots=True,
     )
     people = [PlayerFactory(name=f"选手{i}") for i in range(1, 6)]
-    services.registration_ensure(event=event, players=people)
+    events_entries.registration_ensure(event=event, players=people)
     user = get_user_model().objects.create_user(username="organizer", password=PASSWORD)
-    services.event_organizer_add(event=event, user=user)
-    round_ = services.round_create_paired(event=event, user=user)
+    events_staff.event_organizer_add(event=event, user=user)
+    round_ = draw_services.round_create_paired(event=event, user=user)
 
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.goto(f"{live_asgi}/accounts/login/")

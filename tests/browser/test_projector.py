@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import ARTIFACTS
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments.services import round_create_paired
+from tournaments.draw.services import round_create_paired
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,7 +92,7 @@ def test_the_projector_of_an_individual_event_pages_through_tables_players_and_u
     live_asgi: str, browser: Any, size: tuple[int, int]
 ) -> None:
     from tests.games.factories import PlayerFactory
-    from tournaments.services import membership_ensure, registration_ensure
+    from tournaments.events.entries import membership_ensure, registration_ensure
 
     event = EventFactory(game="shanghai_doudizhu", unit_best=2)
     units = [UnitFactory(name=f"第{i}部") for i in range(1, 21)]

@@ -12,8 +12,10 @@ from django.contrib.auth import get_user_model
 from games.models import Table
 from tests.browser.conftest import ARTIFACTS
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import ResultSubmission
-from tournaments.services import event_organizer_add, round_create_paired, round_start
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

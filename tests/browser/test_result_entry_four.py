@@ -14,8 +14,10 @@ from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_result_entry import _log_in, _organizer
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.models import ResultSubmission
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,12 +57,12 @@ def test_a_four_seat_sheet_is_picked_previewed_and_confirmed(
     unit = UnitFactory()
     people = PlayerFactory.create_batch(4)
     for player in people:
-        services.membership_ensure(player=player, unit=unit)
-    services.registration_ensure(event=event, players=people)
+        events_entries.membership_ensure(player=player, unit=unit)
+    events_entries.registration_ensure(event=event, players=people)
     _organizer(event, "referee")
     _organizer(event, "checker")
-    round_ = services.round_create_paired(event=event, confirm=True)
-    services.round_start(round=round_)
+    round_ = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=round_)
     pairing = round_.pairings.get()
     names = {s.seat: s.player.name for s in pairing.table.seats.select_related("player")}
     url = f"{live_asgi}/events/{event.pk}/manage/tables/{pairing.pk}/result/"

@@ -14,8 +14,10 @@ from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_result_entry import _log_in, _organizer
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.models import ResultSubmission
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,11 +75,11 @@ def _table(game: str) -> tuple[Any, Any]:
         unit = UnitFactory()
         people = PlayerFactory.create_batch(4)
         for player in people:
-            services.membership_ensure(player=player, unit=unit)
-        services.registration_ensure(event=event, players=people)
+            events_entries.membership_ensure(player=player, unit=unit)
+        events_entries.registration_ensure(event=event, players=people)
     _organizer(event, "referee")
-    round_ = services.round_create_paired(event=event, confirm=True)
-    services.round_start(round=round_)
+    round_ = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=round_)
     return event, round_.pairings.get()
 
 

@@ -15,8 +15,11 @@ from games.models import Table
 from tests.browser.events import PASSWORD, log_in
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +29,7 @@ SIDES = {"zh-hans": ["1、3、5号座", "2、4、6号座"], "en": ["Seats 1, 3, 
 
 def _organizer(event: Any) -> Any:
     user = get_user_model().objects.create_user(username=f"o{event.pk}", password=PASSWORD)
-    services.event_organizer_add(event=event, user=user)
+    events_staff.event_organizer_add(event=event, user=user)
     return user
 
 
@@ -35,9 +38,9 @@ def test_every_page_counts_seats_from_one(live_asgi: str, browser: Any, language
     # an individual event's draft: one column per seat
     solo = EventFactory(game="xiaoluzi", table_mode=Table.Mode.OFFLINE, pairing_format="swiss")
     players = [PlayerFactory(name=f"选手{i}") for i in range(1, 5)]
-    services.registration_ensure(event=solo, players=players)
+    events_entries.registration_ensure(event=solo, players=players)
     organizer = _organizer(solo)
-    services.round_create_paired(event=solo, user=organizer)
+    draw_services.round_create_paired(event=solo, user=organizer)
     page = log_in(browser, live_asgi, organizer.username, language)
     page.goto(f"{live_asgi}/events/{solo.pk}/manage/")
     heads = page.locator("form.seats-draft thead th").all_inner_texts()
@@ -49,8 +52,8 @@ def test_every_page_counts_seats_from_one(live_asgi: str, browser: Any, language
     team_event = EventFactory(table_mode=Table.Mode.OFFLINE)
     for i in range(2):
         TeamFactory(event=team_event, unit=UnitFactory(), name=f"第{i}队")
-    round_ = services.round_create_paired(event=team_event, confirm=True)
-    services.round_start(round=round_)
+    round_ = draw_services.round_create_paired(event=team_event, confirm=True)
+    rounds_services.round_start(round=round_)
     page.goto(f"{live_asgi}/events/{team_event.pk}/rounds/{round_.number}/")
     heads = page.locator("table.pairings thead th").all_inner_texts()
     assert heads[1:3] == SIDES[language], heads
@@ -60,7 +63,7 @@ def test_every_page_counts_seats_from_one(live_asgi: str, browser: Any, language
     # a player's page: the seat they had, from 1
     pairing = round_.pairings.get()
     checker = _organizer(team_event)
-    services.event_organizer_add(event=team_event, user=organizer)
+    events_staff.event_organizer_add(event=team_event, user=organizer)
     submission = result_submit(
         pairing=pairing, user=organizer, first_dealer=0, deals=[{"finish": [0, 2, 4]}]
     )
@@ -77,8 +80,8 @@ def test_every_page_counts_seats_from_one(live_asgi: str, browser: Any, language
     for i in range(2):
         TeamFactory(event=duplicate, unit=UnitFactory(), name=f"复式{i}队")
     duplicate.organizers.add(organizer)
-    round_ = services.round_create_paired(event=duplicate, confirm=True)
-    services.round_start(round=round_)
+    round_ = draw_services.round_create_paired(event=duplicate, confirm=True)
+    rounds_services.round_start(round=round_)
     round_.refresh_from_db()
     page.goto(live_asgi + reverse("tournaments:deal_sheets", args=[duplicate.pk, round_.number]))
     sheet = page.locator("section.deal-sheet").first

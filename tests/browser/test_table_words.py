@@ -14,7 +14,8 @@ from games import selectors, services
 from games.models import Match
 from tests.browser.conftest import ARTIFACTS
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments.services import round_create_paired, round_start
+from tournaments.draw.services import round_create_paired
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

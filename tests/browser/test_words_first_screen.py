@@ -21,8 +21,9 @@ from django.utils import translation
 from games.models import Table
 from games.tables.practice import practice_table_open
 from tests.browser.events import build, log_in
-from tournaments import services
+from tournaments.draw import services as draw_services
 from tournaments.results.services import result_submit
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,17 +79,17 @@ def test_the_round_page_says_what_each_table_is_doing(
     round_ = event.rounds.get(number=1)
     # round 2: table 1 online and playing, table 2 offline with a result waiting, the rest
     # offline and not begun
-    services.round_complete(
+    rounds_services.round_complete(
         round=round_, user=built.organizer
     ) if round_.status != "completed" else None
     from tournaments.knockout import services as knockout
 
     knockout.knockout_cancel(stage=built.stage, user=built.organizer)
-    second = services.round_create_paired(event=event, user=built.organizer)
+    second = draw_services.round_create_paired(event=event, user=built.organizer)
     tables = list(second.pairings.order_by("number"))
     Table.objects.filter(pk=tables[0].table_id).update(mode=Table.Mode.ONLINE)
-    services.round_confirm(round=second, user=built.organizer)
-    services.round_start(round=second, user=built.organizer)
+    rounds_services.round_confirm(round=second, user=built.organizer)
+    rounds_services.round_start(round=second, user=built.organizer)
     result_submit(
         pairing=tables[1],
         user=built.organizer,

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import RoundFactory, TeamFactory
-from tournaments.services import pairing_create
+from tournaments.draw.services import pairing_create
 
 pytestmark = pytest.mark.django_db
 

@@ -33,8 +33,10 @@ from games.models import Table, TableSeat
 from games.services import match_start
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 from tournaments.results.services import result_submit
-from tournaments.services import event_organizer_add, round_create_paired, round_start
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -27,10 +27,12 @@ from tests.config.test_fuzz import World, fill, url_patterns
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tests.tournaments.test_duplicate import duplicate_event, play_all, play_deal, start
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import staff as events_staff
 from tournaments.knockout.services import knockout_break, knockout_confirm, knockout_start
 from tournaments.models import KnockoutMatch, KnockoutStage
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db
 
@@ -41,10 +43,10 @@ def _team_event(organizer: Any, second: Any) -> dict[str, str]:
     """大怪路子, offline: a finished round, a knockout stage started, a result waiting."""
     event = EventFactory(table_mode=Table.Mode.OFFLINE, deals_per_match=1)
     teams = [TeamFactory(event=event, unit=UnitFactory(), name=f"队{i}") for i in range(4)]
-    services.event_organizer_add(event=event, user=organizer)
-    services.event_organizer_add(event=event, user=second)
-    round_ = services.round_create_paired(event=event, confirm=True, user=organizer)
-    services.round_start(round=round_, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=second)
+    round_ = draw_services.round_create_paired(event=event, confirm=True, user=organizer)
+    rounds_services.round_start(round=round_, user=organizer)
     for pairing in round_.pairings.all():
         sub = result_submit(
             pairing=pairing, user=organizer, first_dealer=0, deals=[{"finish": [0, 2, 4]}]
@@ -78,7 +80,7 @@ def _duplicate_event(game: str, organizer: Any, *, started: bool = True) -> dict
     """A duplicate event of ``game``, online, bots: one table finished, the others mid-match (or
     its first round confirmed and not started)."""
     event, round_, _users = duplicate_event(game, 3, deals=2)
-    services.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
     matches = start(round_) if started else []
     if started:
         play_all(matches[:1])

@@ -27,13 +27,10 @@ from games.models import Table, TableSeat
 from games.play.messages import MESSAGES, cards_text, engine_message
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments.services import (
-    event_organizer_add,
-    membership_ensure,
-    registration_ensure,
-    round_create_paired,
-    round_start,
-)
+from tournaments.draw.services import round_create_paired
+from tournaments.events.entries import membership_ensure, registration_ensure
+from tournaments.events.staff import event_organizer_add
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db
 

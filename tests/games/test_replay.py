@@ -17,9 +17,11 @@ from games.models import Deal, Match, Table, TableSeat
 from games.tables import access
 from tests.games.factories import BotFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, Round
 from tournaments.results.services import event_tallies_refresh
-from tournaments.services import event_organizer_add, round_create_paired, round_start
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,8 @@ from games.play.leaving import leave_terms
 from games.tables.practice import practice_table_open
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments.services import round_create_paired, round_start
+from tournaments.draw.services import round_create_paired
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,11 @@ from typing import Any
 from games.models import Match
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.models import Event, Pairing, Round
 from tournaments.results.tallies import tallies_refresh
+from tournaments.rounds import services as rounds_services
 
 GAMES = ("daguai", "xiaoluzi", "shanghai_doudizhu")
 
@@ -23,12 +25,12 @@ def event_make(game: str, *, players: int = 12, private: bool = False, people: A
     units = [UnitFactory(), UnitFactory()]
     people = list(people) if people is not None else PlayerFactory.create_batch(players)
     for i, player in enumerate(people):
-        services.membership_ensure(player=player, unit=units[i % 2])
+        events_entries.membership_ensure(player=player, unit=units[i % 2])
     if event.is_individual:
-        services.registration_ensure(event=event, players=people)
+        events_entries.registration_ensure(event=event, players=people)
     else:
         for t in range(len(people) // 3):
-            services.team_create(
+            events_entries.team_create(
                 event=event, name=f"队{t}", players=people[3 * t : 3 * t + 3], unit=units[t % 2]
             )
     return event
@@ -59,8 +61,8 @@ def match_finish(pairing: Pairing, rng: random.Random, *, points: list[int] | No
 
 def round_play(event: Event, rng: random.Random) -> Round:
     """Pair, start and finish a round of ``event`` (its tallies refreshed)."""
-    round_ = services.round_create_paired(event=event, confirm=True)
-    services.round_start(round=round_, start_matches=False)
+    round_ = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=round_, start_matches=False)
     for pairing in round_.pairings.select_related("table").order_by("number"):
         match_finish(pairing, rng)
     tallies_refresh(pairings=round_.pairings.all())

@@ -11,7 +11,7 @@ from django.test import Client
 from ratings.models import Rating
 from tests.games.factories import UserFactory
 from tests.ratings.helpers import GAMES, event_make, round_play
-from tournaments import services
+from tournaments.rounds import services
 
 pytestmark = pytest.mark.django_db
 

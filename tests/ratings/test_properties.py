@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from ratings.models import RatedMatch, Rating, RatingChange
 from ratings.services import ratings_rebuild
 from tests.ratings.helpers import GAMES, event_make, match_correct, replay_expected, round_play
-from tournaments import services
 from tournaments.models import Pairing
+from tournaments.rounds import services
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,8 @@ from ratings.models import Rating
 from ratings.seeding import balanced_teams, spread, ties_by_rating
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.events.importing import plan_import
 
 pytestmark = pytest.mark.django_db
@@ -32,14 +33,17 @@ def _team_event(seeded: bool):
         for p in people:
             _rate(p, "daguai", value)
         teams.append(
-            (value, services.team_create(event=event, name=f"T{t}", players=people, unit=unit))
+            (
+                value,
+                events_entries.team_create(event=event, name=f"T{t}", players=people, unit=unit),
+            )
         )
     return event, dict((team.pk, value) for value, team in teams)
 
 
 def test_round_one_seeded_by_rating_sets_the_top_half_against_the_bottom_half() -> None:
     event, strength = _team_event(True)
-    round_ = services.round_create_paired(event=event)
+    round_ = draw_services.round_create_paired(event=event)
     tables = sorted(
         tuple(sorted((strength[p.team_a_id], strength[p.team_b_id]), reverse=True))
         for p in round_.pairings.all()
@@ -53,10 +57,10 @@ def test_an_individual_round_one_seats_one_player_of_each_band_at_every_table() 
     unit = UnitFactory()
     people = PlayerFactory.create_batch(8)
     for i, p in enumerate(people):
-        services.membership_ensure(player=p, unit=unit)
+        events_entries.membership_ensure(player=p, unit=unit)
         _rate(p, "xiaoluzi", 1000 + 100 * i)
-    services.registration_ensure(event=event, players=people)
-    round_ = services.round_create_paired(event=event)
+    events_entries.registration_ensure(event=event, players=people)
+    round_ = draw_services.round_create_paired(event=event)
     top_two = {people[-1].pk, people[-2].pk}
     for pairing in round_.pairings.all():
         seated = set(pairing.table.seats.values_list("player_id", flat=True))

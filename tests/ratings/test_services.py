@@ -12,7 +12,7 @@ from ratings import formula
 from ratings.models import RatedMatch, Rating, RatingChange
 from ratings.services import match_teams, ratings_rebuild
 from tests.ratings.helpers import GAMES, event_make, round_play
-from tournaments import services
+from tournaments.rounds import services
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,9 @@ from django.urls import reverse
 from games.models import Table
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
+from tournaments.draw.services import pairing_create
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, Pairing, Team, TeamMember
-from tournaments.services import event_organizer_add, pairing_create
 
 pytestmark = pytest.mark.django_db
 

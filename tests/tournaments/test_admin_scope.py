@@ -18,8 +18,9 @@ from config.exceptions import ApplicationError, NotAllowedError
 from games.models import Player
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory, UnitFactory
+from tournaments.events.entries import membership_ensure
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Membership, Registration, Round, TeamMember
-from tournaments.services import event_organizer_add, membership_ensure
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, ResultSubmission, Round
-from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,11 @@ from rest_framework.test import APIClient
 from games.models import Match, Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import ResultSubmission, Round, RoundLog
 from tournaments.results.services import result_submit
-from tournaments.services import event_organizer_add, round_create_paired, round_start
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db
 

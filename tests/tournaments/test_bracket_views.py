@@ -15,9 +15,11 @@ from rest_framework.test import APIClient
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import staff as events_staff
 from tournaments.models import KnockoutMatch, KnockoutStage
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +36,10 @@ def world() -> dict[str, Any]:
     event = EventFactory(table_mode=Table.Mode.OFFLINE, deals_per_match=1)
     teams = [TeamFactory(event=event, unit=UnitFactory(), name=f"队{i}") for i in range(4)]
     organizer, second, stranger = UserFactory(), UserFactory(), UserFactory()
-    services.event_organizer_add(event=event, user=organizer)
-    services.event_organizer_add(event=event, user=second)
-    round_ = services.round_create_paired(event=event, confirm=True, user=organizer)
-    services.round_start(round=round_, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=second)
+    round_ = draw_services.round_create_paired(event=event, confirm=True, user=organizer)
+    rounds_services.round_start(round=round_, user=organizer)
     for pairing in round_.pairings.all():
         sub = result_submit(
             pairing=pairing, user=organizer, first_dealer=0, deals=[{"finish": [0, 2, 4]}]
@@ -217,7 +219,7 @@ def test_the_admin_shows_an_organizer_their_own_knockout_stages_read_only(
     api(world["organizer"]).post(f"/api/v1/events/{event.pk}/bracket/break/", {"size": 2})
     stage = KnockoutStage.objects.get(event=event)
     other = EventFactory(name="别的项目")
-    services.event_organizer_add(event=other, user=world["stranger"])
+    events_staff.event_organizer_add(event=other, user=world["stranger"])
     org = Client()
     org.force_login(world["organizer"])
     listed = org.get("/admin/tournaments/knockoutstage/")
@@ -241,7 +243,7 @@ def test_an_organizer_of_another_event_reaches_nothing_of_this_bracket(
     event = world["event"]
     other = EventFactory(table_mode=Table.Mode.OFFLINE, deals_per_match=1)
     theirs = [TeamFactory(event=other, unit=UnitFactory()) for _ in range(4)]
-    services.event_organizer_add(event=other, user=world["stranger"])
+    events_staff.event_organizer_add(event=other, user=world["stranger"])
     base = f"/api/v1/events/{event.pk}/bracket"
     broken = api(world["organizer"]).post(f"{base}/break/", {"size": 4}, format="json")
     assert broken.status_code == 200, broken.content

@@ -15,10 +15,11 @@ from games.live import presence
 from games.models import Action, Deal, Match, Table, TableSeat
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import RoundLog
 from tournaments.rounds.log import log_detail
 from tournaments.rounds.running import round_tables_start
-from tournaments.services import event_organizer_add, round_create_paired
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,10 @@ from games.models import Match, Table
 from tests.browser.test_table_screens import move_on
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,13 +31,13 @@ def _stats(page: str) -> dict[str, str]:
 @pytest.mark.parametrize("game", ["shanghai_doudizhu", "xiaoluzi"])
 def test_a_table_ended_by_time_outs_counts_as_finished_and_as_an_escape(game: str) -> None:
     event = EventFactory(game=game, table_mode=Table.Mode.ONLINE, pairing_format="swiss")
-    services.registration_ensure(
+    events_entries.registration_ensure(
         event=event, players=[PlayerFactory(name=f"选手{i}") for i in range(1, 9)]
     )
     organizer = UserFactory()
-    services.event_organizer_add(event=event, user=organizer)
-    round_ = services.round_create_paired(event=event, confirm=True, user=organizer)
-    services.round_start(round=round_, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
+    round_ = draw_services.round_create_paired(event=event, confirm=True, user=organizer)
+    rounds_services.round_start(round=round_, user=organizer)
     table = round_.pairings.get(number=2).table
     match = Match.objects.get(table=table)
     for _ in range(3000):  # seat 0 is away: its time runs out at every turn, the others play
@@ -65,13 +68,13 @@ def test_tables_whose_players_are_all_away_end_by_escape_on_a_real_worker() -> N
     from tests.workers import celery_workers
 
     event = EventFactory(game="xiaoluzi", table_mode=Table.Mode.ONLINE, pairing_format="swiss")
-    services.registration_ensure(
+    events_entries.registration_ensure(
         event=event, players=[PlayerFactory(name=f"选手{i}") for i in range(1, 9)]
     )
     organizer = UserFactory()
-    services.event_organizer_add(event=event, user=organizer)
-    round_ = services.round_create_paired(event=event, confirm=True, user=organizer)
-    services.round_start(round=round_, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
+    round_ = draw_services.round_create_paired(event=event, confirm=True, user=organizer)
+    rounds_services.round_start(round=round_, user=organizer)
     Match.objects.update(turn_seconds=1)  # a one-second turn timer, to keep the test short
     Deal.objects.update(turn_deadline=timezone.now() - timedelta(seconds=1))
     client = Client()

@@ -20,12 +20,14 @@ from games.tables.access import deal_public, table_viewable
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
 from tournaments.duplicate.deals import rounds_published
 from tournaments.duplicate.scoring import DealScore, bye_score, deal_scores
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.models import Event, Pairing, Round
 from tournaments.rounds import running
-from tournaments.selectors import event_standings_rows, standings_columns
+from tournaments.standings.selectors import event_standings_rows, standings_columns
 
 pytestmark = pytest.mark.django_db
 
@@ -96,15 +98,15 @@ def duplicate_event(
 
     if game == "daguai":
         for t in range(2 * tables):
-            services.team_create(
+            events_entries.team_create(
                 event=event, name=f"队{t}", players=[player(3 * t + m) for m in range(3)], unit=unit
             )
     else:
         players = [player(n) for n in range(4 * tables)]
         for p in players:
-            services.membership_ensure(player=p, unit=unit)
-        services.registration_ensure(event=event, players=players)
-    round = services.round_create_paired(event=event, confirm=True)
+            events_entries.membership_ensure(player=p, unit=unit)
+        events_entries.registration_ensure(event=event, players=players)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     return event, round, users
 
 
@@ -168,7 +170,7 @@ def test_every_table_of_a_round_deals_the_same_hands_seat_by_seat(game: str) -> 
             seen_deals += 1
     assert seen_deals >= 3 * 1
     # the next round draws its own seed
-    round2 = services.round_create_paired(event=event, confirm=True)
+    round2 = draw_services.round_create_paired(event=event, confirm=True)
     start(round2)
     round2.refresh_from_db()
     assert round2.deal_seed not in (None, round.deal_seed)
@@ -250,8 +252,8 @@ def test_a_bye_scores_the_average_matchpoints_of_each_deal() -> None:
     event = EventFactory(game="xiaoluzi", duplicate=True, duplicate_scoring="matchpoints",
                          deals_per_match=1)  # fmt: skip
     players = [BotFactory() for _ in range(9)]  # two tables and a bye
-    services.registration_ensure(event=event, players=players)
-    round = services.round_create_paired(event=event, confirm=True)
+    events_entries.registration_ensure(event=event, players=players)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     matches = start(round)
     play_all(matches)
     rows = {r["player_id"]: r for r in event_standings_rows(event=event, kind="player")}
@@ -339,7 +341,7 @@ def test_a_player_at_table_2_learns_nothing_of_deal_1_from_table_1(game: str) ->
     assert_no_leak(mine.json(), table2, 0)
     # the organizers see the round as it is
     organizer = UserFactory(is_staff=True)
-    services.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
     assert table_viewable(table_id=table1.pk, user=organizer)
 
     play_deal(second)  # table 2 finishes deal 1: deal 1 is public, deal 2 not yet
@@ -366,7 +368,7 @@ def test_the_socket_of_another_table_of_a_running_duplicate_round_is_refused() -
     player2 = table2.seats.get(seat=1).player_id
     cookie = session_cookie(users[player2])
     organizer = UserFactory(is_staff=True)
-    services.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
 
     async def connects(table: Table, cookie: bytes) -> bool:
         comm = socket(table, cookie)
@@ -387,7 +389,7 @@ def test_the_socket_of_another_table_of_a_running_duplicate_round_is_refused() -
 
 def test_the_swiss_draw_of_a_duplicate_event_follows_the_duplicate_standings() -> None:
     from games.models import Player
-    from tournaments.selectors import duplicate_swiss_order as swiss_order
+    from tournaments.standings.selectors import duplicate_swiss_order as swiss_order
 
     event, round, _users = duplicate_event("xiaoluzi", 2, deals=1)
     play_all(start(round))
@@ -395,7 +397,7 @@ def test_the_swiss_draw_of_a_duplicate_event_follows_the_duplicate_standings() -
     players = list(Player.objects.filter(pk__in=[r["player_id"] for r in rows]).order_by("-pk"))
     ordered = swiss_order(event, players)
     assert [p.pk for p in ordered] == [r["player_id"] for r in rows]
-    round2 = services.round_create_paired(event=event, confirm=True)  # drawn through it
+    round2 = draw_services.round_create_paired(event=event, confirm=True)  # drawn through it
     assert round2.pairings.count() == 2
 
 

@@ -28,7 +28,7 @@ from tests.tournaments.test_duplicate import (
     start,
     surfaces,
 )
-from tournaments import services
+from tournaments.events import staff as services
 from tournaments.models import Event, Pairing, Round
 from tournaments.results.services import event_tallies_refresh, result_confirm, result_submit
 

@@ -20,16 +20,18 @@ from games.models import Match, Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tests.tournaments.test_duplicate import duplicate_event, play_all, start
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import staff as events_staff
 from tournaments.models import Event, Round
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db
 
 
 def organizer_of(event: Event) -> Client:
     user = UserFactory()
-    services.event_organizer_add(event=event, user=user)
+    events_staff.event_organizer_add(event=event, user=user)
     client = Client()
     client.force_login(user)
     return client
@@ -133,10 +135,10 @@ def test_an_offline_duplicate_table_records_which_deal_each_entered_deal_was() -
     for unit in (UnitFactory(), UnitFactory()):
         TeamFactory(event=event, unit=unit)
     referee, checker = UserFactory(), UserFactory()
-    services.event_organizer_add(event=event, user=referee)
-    services.event_organizer_add(event=event, user=checker)
-    round = services.round_create_paired(event=event, confirm=True)
-    services.round_start(round=round)
+    events_staff.event_organizer_add(event=event, user=referee)
+    events_staff.event_organizer_add(event=event, user=checker)
+    round = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=round)
     round.refresh_from_db()
     assert round.deal_seed is not None
     pairing = round.pairings.get()
@@ -221,13 +223,13 @@ def test_the_result_form_of_a_duplicate_table_starts_from_the_deal_sheets_first_
     for unit in (UnitFactory(), UnitFactory()):
         TeamFactory(event=event, unit=unit)
     referee = UserFactory()
-    services.event_organizer_add(event=event, user=referee)
-    round = services.round_create_paired(event=event, confirm=True)
+    events_staff.event_organizer_add(event=event, user=referee)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     # a seed whose first dealer is not seat 0, the form's old default
     seed = next(s for s in range(1, 100) if first_dealer("daguai", s) not in (None, 0))
     Round.objects.filter(pk=round.pk).update(deal_seed=seed)
     round.refresh_from_db()
-    services.round_start(round=round)
+    rounds_services.round_start(round=round)
     client = Client()
     client.force_login(referee)
     sheets = client.get(reverse("tournaments:deal_sheets", args=[event.pk, round.number]))

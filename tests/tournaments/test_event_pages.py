@@ -18,10 +18,12 @@ from engine.registry import get_game
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
 from tournaments.events import services as event_services
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, Meet, ResultSubmission, Round
 from tournaments.results.services import result_submit
-from tournaments.services import event_organizer_add, round_create_paired, round_start
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,8 @@ from django.test import Client
 from games.models import Table
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
@@ -21,8 +22,8 @@ def test_an_individual_event_page_lists_its_players_by_unit(game: str) -> None:
     units = [UnitFactory(name="研发部"), UnitFactory(name="财务部")]
     people = [PlayerFactory(name=f"选手{i:02d}") for i in range(8)]
     for i, player in enumerate(people):
-        services.membership_ensure(player=player, unit=units[i % 2])
-    services.registration_ensure(event=event, players=people)
+        events_entries.membership_ensure(player=player, unit=units[i % 2])
+    events_entries.registration_ensure(event=event, players=people)
     Registration.objects.filter(event=event, player=people[7]).update(withdrawn=True)
 
     page = Client().get(f"/events/{event.pk}/").content.decode()
@@ -64,11 +65,11 @@ def test_an_individual_event_states_its_own_tie_breaks_and_no_team_words(game: s
 
     event = EventFactory(game=game, table_mode=Table.Mode.ONLINE)
     people = [PlayerFactory(name=f"选手{i:02d}") for i in range(8)]
-    services.registration_ensure(event=event, players=people)
+    events_entries.registration_ensure(event=event, players=people)
     page = Client().get(f"/events/{event.pk}/").content.decode()
     order = [f.label_zh for f in get_game(game).figure_specs if f.holder == "seat"]
     assert " › ".join([*order, "平均名次更好", "局数更多"]) in page
     assert "相互胜负" not in page and "对手总分" not in page and "升级数" not in page
-    round = services.round_create_paired(event=event, confirm=True)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     shown = Client().get(f"/events/{event.pk}/rounds/{round.number}/").content.decode()
     assert "按队伍" not in shown and "队伍" not in shown

@@ -17,14 +17,12 @@ from games.models import Player, Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory
 from tournaments.common.exports import FORMULA_STARTS, csv_download, spreadsheet_cell
+from tournaments.draw.services import round_create_paired
 from tournaments.events.registration_import import event_import
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Team, Unit
 from tournaments.results.services import result_confirm, result_submit
-from tournaments.services import (
-    event_organizer_add,
-    round_create_paired,
-    round_start,
-)
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -27,8 +27,8 @@ from tournaments.events.importing import (
     read_table,
 )
 from tournaments.events.registration_import import event_import, event_import_plan
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Team, Unit
-from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from django.utils import translation
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory
 from tournaments.events.registration_import import event_import, event_import_plan
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, Registration
-from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db
 

@@ -19,9 +19,10 @@ from accounts.models import LoginCode
 from games.models import Player
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, MeetFactory, TeamFactory, UnitFactory
+from tournaments.events.entries import membership_ensure
 from tournaments.events.registration_import import event_import
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, Membership, Registration
-from tournaments.services import event_organizer_add, membership_ensure
 
 pytestmark = pytest.mark.django_db
 

@@ -21,15 +21,17 @@ from games.models import Match, TableSeat
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tests.workers import celery_workers
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.models import Event, Pairing, PairingTally, PlayerTotal, Round, RoundEntry
-from tournaments.selectors import (
-    event_player_standings,
+from tournaments.rounds import services as rounds_services
+from tournaments.standings.selectors import (
     event_standings_rows,
-    event_unit_standings,
     meet_unit_standings,
     standings_columns,
 )
+from tournaments.standings.totals import event_player_standings, event_unit_standings
 
 
 def _event(game: str, players: int, **fields: Any) -> tuple[Event, list[Any]]:
@@ -37,8 +39,8 @@ def _event(game: str, players: int, **fields: Any) -> tuple[Event, list[Any]]:
     units = [UnitFactory(), UnitFactory()]
     people = PlayerFactory.create_batch(players)
     for i, player in enumerate(people):
-        services.membership_ensure(player=player, unit=units[i % 2])
-    services.registration_ensure(event=event, players=people)
+        events_entries.membership_ensure(player=player, unit=units[i % 2])
+    events_entries.registration_ensure(event=event, players=people)
     return event, people
 
 
@@ -54,7 +56,7 @@ def _seated(round: Round) -> list[list[int]]:
 def test_a_round_seats_every_player_at_tables_of_four_with_a_bye(game: str) -> None:
     event, people = _event(game, 9)
     assert event.is_individual and event.table_size == 4
-    round = services.round_create_paired(event=event, confirm=True)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     tables = _seated(round)
     assert [len(t) for t in tables] == [4, 4]
     byes = list(
@@ -74,7 +76,7 @@ def test_a_round_seats_every_player_at_tables_of_four_with_a_bye(game: str) -> N
 @pytest.mark.django_db
 def test_bots_fill_the_tables_when_the_event_says_so() -> None:
     event, people = _event("xiaoluzi", 6, fill_with_bots=True)
-    round = services.round_create_paired(event=event, confirm=True)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     assert not RoundEntry.objects.filter(round=round, pairing__isnull=True).exists()
     seats = TableSeat.objects.filter(table__pairing__round=round)
     assert seats.count() == 8 and seats.filter(player__is_bot=True).count() == 2
@@ -85,7 +87,7 @@ def test_bots_fill_the_tables_when_the_event_says_so() -> None:
 def test_too_few_players_is_refused_with_a_reason_and_changes_nothing() -> None:
     event, _people = _event("shanghai_doudizhu", 3)
     with pytest.raises(ApplicationError):
-        services.round_create_paired(event=event)
+        draw_services.round_create_paired(event=event)
     assert not Round.objects.filter(event=event).exists()
 
 
@@ -93,18 +95,18 @@ def test_too_few_players_is_refused_with_a_reason_and_changes_nothing() -> None:
 def test_round_robin_is_for_team_events() -> None:
     event, _people = _event("xiaoluzi", 8, pairing_format=Event.PairingFormat.ROUND_ROBIN)
     with pytest.raises(ApplicationError):
-        services.round_create_paired(event=event)
+        draw_services.round_create_paired(event=event)
     assert not Round.objects.filter(event=event).exists()
 
 
 @pytest.mark.django_db
 def test_the_second_round_avoids_the_first_rounds_tablemates() -> None:
     event, _people = _event("xiaoluzi", 16)
-    first = services.round_create_paired(event=event, confirm=True)
+    first = draw_services.round_create_paired(event=event, confirm=True)
     met = {frozenset(pair) for table in _seated(first) for pair in combinations(table, 2)}
-    services.round_start(round=first, start_matches=False)
-    services.round_complete(round=first, force=True, reason="test")
-    second = services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=first, start_matches=False)
+    rounds_services.round_complete(round=first, force=True, reason="test")
+    second = draw_services.round_create_paired(event=event, confirm=True)
     again = {frozenset(pair) for table in _seated(second) for pair in combinations(table, 2)}
     assert not met & again
 
@@ -184,7 +186,7 @@ def test_a_units_standing_adds_up_its_best_players() -> None:
 @pytest.mark.django_db
 def test_public_pages_of_an_individual_event() -> None:
     event, people = _event("xiaoluzi", 9)
-    round = services.round_create_paired(event=event, confirm=True)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     client = Client()
     for url in (
         f"/events/{event.pk}/",
@@ -247,7 +249,7 @@ def test_an_individual_events_code_sheet_gives_each_registered_player_a_code() -
 
     event, people = _event("xiaoluzi", 5)
     organizer = UserFactory()
-    services.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
     client = Client()
     client.force_login(organizer)
     response = client.post(f"/events/{event.pk}/manage/codes/", {"scope": "event"})

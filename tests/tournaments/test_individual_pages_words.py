@@ -15,9 +15,12 @@ from games import services as game_services
 from games.models import Match, Table
 from tests.games.factories import BotFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.results import tallies
-from tournaments.selectors import standings_kinds
+from tournaments.rounds import services as rounds_services
+from tournaments.standings.selectors import standings_kinds
 
 pytestmark = pytest.mark.django_db
 
@@ -31,10 +34,10 @@ def test_a_started_individual_event_has_no_team_words(game: str) -> None:
     unit = UnitFactory()
     people = [BotFactory(name=f"选手{i:02d}", bot_kind="random") for i in range(8)]
     for player in people:
-        services.membership_ensure(player=player, unit=unit)
-    services.registration_ensure(event=event, players=people)
-    round_ = services.round_create_paired(event=event, confirm=True)
-    services.round_start(round=round_, start_matches=False)
+        events_entries.membership_ensure(player=player, unit=unit)
+    events_entries.registration_ensure(event=event, players=people)
+    round_ = draw_services.round_create_paired(event=event, confirm=True)
+    rounds_services.round_start(round=round_, start_matches=False)
     # table 1 played out (what the workers would do), table 2 still to start
     match = game_services.match_start(
         table=round_.pairings.order_by("number")[0].table, seed=26, deals_per_match=2
@@ -48,7 +51,7 @@ def test_a_started_individual_event_has_no_team_words(game: str) -> None:
     assert match.status == Match.Status.FINISHED
     tallies.event_tallies_refresh(event=event, open_rounds_only=False)
     organizer = get_user_model().objects.create_user(username="org", password="x")
-    services.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
     staff = Client()
     staff.force_login(organizer)
 

@@ -15,7 +15,9 @@ from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Match, Table
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.knockout import services as knockout
 from tournaments.knockout.bracket import bracket_order, plan, snake_tables
 from tournaments.models import (
@@ -27,7 +29,9 @@ from tournaments.models import (
     RoundLog,
 )
 from tournaments.results.services import result_confirm, result_submit
-from tournaments.selectors import event_team_standings, meet_unit_standings
+from tournaments.rounds import services as rounds_services
+from tournaments.standings.selectors import meet_unit_standings
+from tournaments.standings.totals import event_team_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -56,20 +60,20 @@ def people() -> dict[str, Any]:
 
 def _team_event(people: dict[str, Any], teams: int, **fields: Any) -> tuple[Event, list[Any]]:
     event = EventFactory(table_mode=Table.Mode.OFFLINE, deals_per_match=1, **fields)
-    services.event_organizer_add(event=event, user=people["referee"])
-    services.event_organizer_add(event=event, user=people["checker"])
+    events_staff.event_organizer_add(event=event, user=people["referee"])
+    events_staff.event_organizer_add(event=event, user=people["checker"])
     made = [TeamFactory(event=event, unit=UnitFactory(), name=f"T{i}") for i in range(teams)]
     return event, made
 
 
 def _play_group_round(event: Event, people: dict[str, Any], winners: set[int]) -> Round:
     """Pair and play a group round: a table is won by the side whose team is in ``winners``."""
-    round_ = services.round_create_paired(event=event, confirm=True, user=people["referee"])
-    services.round_start(round=round_, user=people["referee"])
+    round_ = draw_services.round_create_paired(event=event, confirm=True, user=people["referee"])
+    rounds_services.round_start(round=round_, user=people["referee"])
     for pairing in round_.pairings.all():
         deals = A_SWEEPS if pairing.team_a_id in winners else B_SWEEPS
         _enter(pairing, people["referee"], people["checker"], deals)
-    return services.round_complete(round=round_, user=people["referee"])
+    return rounds_services.round_complete(round=round_, user=people["referee"])
 
 
 def _ko_round(stage: KnockoutStage) -> Round:
@@ -157,7 +161,7 @@ def test_break_seeds_the_top_n_by_standings_and_refuses_others(people: dict[str,
     assert seeds == standings[:4]
     assert [pk for _rank, pk in stage.group_ranking] == standings
     with pytest.raises(ConflictError, match="knockout stage goes on"):
-        services.round_create_paired(event=event, user=people["referee"])
+        draw_services.round_create_paired(event=event, user=people["referee"])
     assert RoundLog.objects.filter(detail="knockout: top 4 seeded").exists()
 
 
@@ -191,7 +195,7 @@ def test_a_withdrawn_team_is_passed_over_and_a_seed_is_replaced_by_the_next(
     event, teams = _team_event(people, 6)
     _play_group_round(event, people, {t.pk for t in teams[:3]})
     order = [row.team for row in event_team_standings(event=event)]
-    services.team_withdraw(team=next(t for t in teams if t.pk == order[1]), user=None)
+    events_entries.team_withdraw(team=next(t for t in teams if t.pk == order[1]), user=None)
     stage = knockout.knockout_break(event=event, size=4, user=people["referee"])
     seeds = list(stage.entrants.order_by("seed").values_list("team_id", flat=True))
     assert seeds == [order[0], order[2], order[3], order[4]]
@@ -343,7 +347,7 @@ def test_to_a_matches_end_on_passing_a_with_a_cap_and_only_for_daguai(
     assert final.result == [1, 2] and final.decided_by == knockout.DECIDED_PASSED_A
 
     other = EventFactory(game="xiaoluzi")
-    services.event_organizer_add(event=other, user=people["referee"])
+    events_staff.event_organizer_add(event=other, user=people["referee"])
     with pytest.raises(ApplicationError, match="to A"):
         knockout.knockout_break(event=other, size=4, to_a=True, user=people["referee"])
 
@@ -391,13 +395,13 @@ def _individual_event(people: dict[str, Any], players: int) -> tuple[Event, list
     event = EventFactory(
         game="xiaoluzi", table_mode=Table.Mode.OFFLINE, deals_per_match=1, pairing_format="swiss"
     )
-    services.event_organizer_add(event=event, user=people["referee"])
-    services.event_organizer_add(event=event, user=people["checker"])
+    events_staff.event_organizer_add(event=event, user=people["referee"])
+    events_staff.event_organizer_add(event=event, user=people["checker"])
     units = [UnitFactory() for _ in range(players)]
     made = PlayerFactory.create_batch(players)
     for unit, player in zip(units, made, strict=True):
-        services.membership_ensure(player=player, unit=unit)
-    services.registration_ensure(event=event, players=made)
+        events_entries.membership_ensure(player=player, unit=unit)
+    events_entries.registration_ensure(event=event, players=made)
     return event, made
 
 
@@ -409,11 +413,11 @@ def test_an_individual_bracket_of_eight_seats_tables_of_four_and_places_all_eigh
     people: dict[str, Any],
 ) -> None:
     event, players = _individual_event(people, 9)
-    round_ = services.round_create_paired(event=event, confirm=True, user=people["referee"])
-    services.round_start(round=round_, user=people["referee"])
+    round_ = draw_services.round_create_paired(event=event, confirm=True, user=people["referee"])
+    rounds_services.round_start(round=round_, user=people["referee"])
     for pairing in round_.pairings.all():
         _enter(pairing, people["referee"], people["checker"], [_xiaoluzi_deal([0, 1, 2, 3])])
-    services.round_complete(round=round_, user=people["referee"])
+    rounds_services.round_complete(round=round_, user=people["referee"])
     with pytest.raises(ApplicationError, match="takes 4, 8, 16 entrants"):
         knockout.knockout_break(event=event, size=2, user=people["referee"])
     stage = knockout.knockout_break(event=event, size=8, places_played=8, user=people["referee"])
@@ -463,11 +467,11 @@ def test_a_tie_across_the_cut_of_a_table_of_four_gets_one_more_deal(
     people: dict[str, Any],
 ) -> None:
     event, _players = _individual_event(people, 8)
-    round_ = services.round_create_paired(event=event, confirm=True, user=people["referee"])
-    services.round_start(round=round_, user=people["referee"])
+    round_ = draw_services.round_create_paired(event=event, confirm=True, user=people["referee"])
+    rounds_services.round_start(round=round_, user=people["referee"])
     for pairing in round_.pairings.all():
         _enter(pairing, people["referee"], people["checker"], [_xiaoluzi_deal([0, 1, 2, 3])])
-    services.round_complete(round=round_, user=people["referee"])
+    rounds_services.round_complete(round=round_, user=people["referee"])
     stage = knockout.knockout_break(
         event=event, size=8, places_played=4, deals_per_match=2, user=people["referee"]
     )
@@ -502,9 +506,11 @@ def test_online_knockout_matches_are_played_by_the_workers_with_their_own_length
     event = EventFactory(table_mode=Table.Mode.ONLINE, deals_per_match=1)
     for t in range(4):
         bots = [PlayerFactory(is_bot=True, bot_kind="heuristic") for _ in range(3)]
-        services.team_create(event=event, name=f"机器人队{t}", players=bots, unit=UnitFactory())
+        events_entries.team_create(
+            event=event, name=f"机器人队{t}", players=bots, unit=UnitFactory()
+        )
     with celery_workers(1):
-        group = services.round_create_paired(event=event, confirm=True)
+        group = draw_services.round_create_paired(event=event, confirm=True)
         assert round_run(round=group, bots=True, timeout=180).complete
         stage = knockout.knockout_break(event=event, size=4, deals_per_match=2, final_deals=3)
         knockout.knockout_confirm(stage=stage)

@@ -45,7 +45,7 @@ def test_a_game_without_play_to_a_is_refused_in_its_own_name(language: str, word
 
     from config.exceptions import ApplicationError
     from tests.tournaments.factories import EventFactory
-    from tournaments import services
+    from tournaments.events import staff as services
 
     event = EventFactory(game="xiaoluzi")
     user = get_user_model().objects.create_user("ref", password="x")

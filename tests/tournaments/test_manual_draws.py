@@ -14,8 +14,11 @@ from rest_framework.test import APIClient
 from games.models import Player, Table, TableSeat
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
+from tournaments.events import staff as events_staff
 from tournaments.models import Event, Pairing, Registration, Round, RoundEntry, RoundLog
+from tournaments.rounds import services as rounds_services
 from tournaments.rounds.log import log_detail
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +32,10 @@ def world() -> dict[str, Any]:
         table_mode=Table.Mode.OFFLINE,
     )
     people = [PlayerFactory(name=f"选手{i:02d}") for i in range(1, 10)]
-    services.registration_ensure(event=event, players=people)
+    events_entries.registration_ensure(event=event, players=people)
     organizer, stranger = UserFactory(), UserFactory()
-    services.event_organizer_add(event=event, user=organizer)
-    round = services.round_create_paired(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=organizer)
+    round = draw_services.round_create_paired(event=event, user=organizer)
     return {
         "event": event,
         "people": people,
@@ -119,9 +122,9 @@ def test_an_organizer_seats_players_by_hand_through_the_api(world) -> None:
 def test_a_swiss_draft_of_an_individual_event_can_be_edited_by_hand(world) -> None:
     event = EventFactory(game="shanghai_doudizhu")
     people = PlayerFactory.create_batch(8)
-    services.registration_ensure(event=event, players=people)
-    services.event_organizer_add(event=event, user=world["organizer"])
-    round = services.round_create_paired(event=event, user=world["organizer"])
+    events_entries.registration_ensure(event=event, players=people)
+    events_staff.event_organizer_add(event=event, user=world["organizer"])
+    round = draw_services.round_create_paired(event=event, user=world["organizer"])
     drawn = _seated(round)
     swapped = [[drawn[1][0], *drawn[0][1:]], [drawn[0][0], *drawn[1][1:]]]
     response = api(world["organizer"]).put(
@@ -189,8 +192,8 @@ def test_a_wrong_table_is_refused_with_a_reason_and_changes_nothing(world, table
 def test_a_team_event_takes_pairs_only(world) -> None:
     event = EventFactory()
     teams = [TeamFactory(event=event) for _ in range(4)]
-    services.event_organizer_add(event=event, user=world["organizer"])
-    round = services.round_create_paired(event=event, user=world["organizer"])
+    events_staff.event_organizer_add(event=event, user=world["organizer"])
+    round = draw_services.round_create_paired(event=event, user=world["organizer"])
     response = api(world["organizer"]).put(
         f"/api/v1/rounds/{round.pk}/tables/",
         {"tables": [[t.pk for t in teams]]},
@@ -236,11 +239,11 @@ def test_a_withdrawn_player_is_refused_and_left_out_of_the_byes(world) -> None:
 def test_a_withdrawn_player_is_not_drawn_by_swiss() -> None:
     event = EventFactory(game="xiaoluzi")
     people = PlayerFactory.create_batch(9)
-    services.registration_ensure(event=event, players=people)
+    events_entries.registration_ensure(event=event, players=people)
     from tournaments.draw.manual import registration_withdraw
 
     registration_withdraw(event=event, player=people[4])
-    round = services.round_create_paired(event=event)
+    round = draw_services.round_create_paired(event=event)
     seated = {p for table in _seated(round) for p in table}
     assert people[4].pk not in seated and people[4].pk not in _byes(round)
     assert len(seated) == 8 and _byes(round) == []
@@ -254,7 +257,7 @@ def test_only_organizers_and_only_drafts(world) -> None:
     assert _put(world, tables, user="stranger").status_code == 404
     assert not Pairing.objects.filter(round=world["round"]).exists()
     assert _put(world, tables).status_code == 200
-    services.round_confirm(round=world["round"], user=world["organizer"])
+    rounds_services.round_confirm(round=world["round"], user=world["organizer"])
     response = _put(world, [[ids[4], ids[5], ids[6], ids[7]]])
     assert response.status_code == 409 and "只有草稿可以修改" in response.json()["detail"]
     # a published round: whoever is not its organizer is refused

@@ -16,13 +16,10 @@ from rest_framework.test import APIClient
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, ResultSubmission
-from tournaments.services import (
-    event_organizer_add,
-    round_complete,
-    round_create_paired,
-    round_start,
-)
+from tournaments.rounds.services import round_complete, round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -20,10 +20,12 @@ from games.replay import audit
 from tests.games.factories import BotFactory, PlayerFactory
 from tests.games.queued import record_queued
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services as event_services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.models import Event, PairingTally, PlayerTally, PlayerTotal
 from tournaments.results import tallies
-from tournaments.selectors import event_standings_rows
+from tournaments.rounds import services as rounds_services
+from tournaments.standings.selectors import event_standings_rows
 
 BEFORE = [("games", "0005_challenge"), ("tournaments", "0011_draws_registration_withdrawn")]
 KEYS = ("declared_won", "slams")
@@ -44,8 +46,8 @@ def _event(mode: str, players: list[Any]) -> Event:
     event = EventFactory(game="xiaoluzi", table_mode=mode)
     unit = UnitFactory()
     for player in players:
-        event_services.membership_ensure(player=player, unit=unit)
-    event_services.registration_ensure(event=event, players=players)
+        events_entries.membership_ensure(player=player, unit=unit)
+    events_entries.registration_ensure(event=event, players=players)
     return event
 
 
@@ -53,8 +55,8 @@ def _played_events() -> tuple[Event, Event]:
     """An online event whose table four random bots played out, and an offline one whose referee
     entered :data:`SHEET`; both tallied."""
     online = _event(Table.Mode.ONLINE, BotFactory.create_batch(4, bot_kind="random"))
-    round_ = event_services.round_create_paired(event=online, confirm=True)
-    event_services.round_start(round=round_, start_matches=False)
+    round_ = draw_services.round_create_paired(event=online, confirm=True)
+    rounds_services.round_start(round=round_, start_matches=False)
     match = services.match_start(table=round_.pairings.get().table, seed=16, deals_per_match=4)
     for _ in range(20):  # what the workers would do
         match.refresh_from_db()
@@ -64,8 +66,8 @@ def _played_events() -> tuple[Event, Event]:
             services.deal_start(match_id=match.pk, number=match.current_deal + 1)
     assert match.status == Match.Status.FINISHED
     offline = _event(Table.Mode.OFFLINE, PlayerFactory.create_batch(4))
-    round_ = event_services.round_create_paired(event=offline, confirm=True)
-    event_services.round_start(round=round_)
+    round_ = draw_services.round_create_paired(event=offline, confirm=True)
+    rounds_services.round_start(round=round_)
     table = round_.pairings.get().table
     services.offline_match_record(table=table, sheet=SHEET, base_score=1, deals_per_match=4)
     for event in (online, offline):

@@ -11,9 +11,11 @@ from django.test import Client
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, ResultSubmission, Round, Team
 from tournaments.results.services import result_confirm, result_submit
-from tournaments.services import event_organizer_add, round_create_paired, round_start
+from tournaments.rounds.services import round_start
 
 pytestmark = pytest.mark.django_db
 

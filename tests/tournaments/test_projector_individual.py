@@ -14,7 +14,8 @@ from games.models import Match, Table
 from games.signals import match_scored
 from tests.games.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.models import Event, Pairing, RoundEntry
 from tournaments.rounds.running import round_tables_start
 
@@ -33,14 +34,14 @@ def _event(game: str, players: int, **fields: object) -> tuple[Event, list[objec
     units = [UnitFactory(name="研发部"), UnitFactory(name="财务部")]
     people = [PlayerFactory(name=f"选手{i:02d}") for i in range(players)]
     for i, player in enumerate(people):
-        services.membership_ensure(player=player, unit=units[i % 2])
-    services.registration_ensure(event=event, players=people)
+        events_entries.membership_ensure(player=player, unit=units[i % 2])
+    events_entries.registration_ensure(event=event, players=people)
     return event, people, units
 
 
 def test_the_projector_of_an_individual_event_shows_tables_of_four_players_and_units() -> None:
     event, people, _units = _event("shanghai_doudizhu", 9, unit_best=2, bye_points=0)
-    round = services.round_create_paired(event=event, confirm=True)
+    round = draw_services.round_create_paired(event=event, confirm=True)
     assert round_tables_start(round=round) == 2
     first = Pairing.objects.filter(round=round).order_by("number").first()
     seated = list(first.table.seats.order_by("seat").values_list("player__name", flat=True))

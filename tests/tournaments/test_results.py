@@ -15,6 +15,8 @@ from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Match, Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, PairingTally, PlayerTally, ResultSubmission, RoundLog
 from tournaments.results.services import (
     deals_parse,
@@ -23,13 +25,13 @@ from tournaments.results.services import (
     result_submit,
     tallies_refresh,
 )
-from tournaments.selectors import (
+from tournaments.rounds.services import round_start
+from tournaments.standings.selectors import meet_unit_standings
+from tournaments.standings.totals import (
     event_player_standings,
     event_team_standings,
     event_unit_standings,
-    meet_unit_standings,
 )
-from tournaments.services import event_organizer_add, round_create_paired, round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -237,9 +239,9 @@ def test_team_and_unit_standings_take_three_queries_at_most(
 def test_database_totals_agree_with_the_pure_module() -> None:
     import random
 
-    from tournaments.selectors import event_match_results
-    from tournaments.services import round_complete
+    from tournaments.rounds.services import round_complete
     from tournaments.standings import ranking as standings
+    from tournaments.standings.totals import event_match_results
 
     rng = random.Random(5)
     event = EventFactory(table_mode=Table.Mode.OFFLINE, bye_points=2)
@@ -283,8 +285,8 @@ def test_both_shapes_of_the_team_sums_give_the_same_rows() -> None:
     import random
 
     from tournaments.models import Round
-    from tournaments.selectors import _team_sums_sql
-    from tournaments.services import round_complete
+    from tournaments.rounds.services import round_complete
+    from tournaments.standings.totals import _team_sums_sql
 
     rng = random.Random(7)
     event = EventFactory(table_mode=Table.Mode.OFFLINE, bye_points=2)

@@ -22,9 +22,10 @@ from tests.games.factories import UserFactory
 from tests.tournaments import test_admin_scope
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
 from tests.tournaments.test_admin_scope import change_url, client_for
+from tournaments.draw.services import round_create_paired
 from tournaments.events.registration_import import event_import
 from tournaments.models import Registration, Round, RoundEntry, TeamMember
-from tournaments.services import round_confirm, round_create_paired
+from tournaments.rounds.services import round_confirm
 
 pytestmark = pytest.mark.django_db
 

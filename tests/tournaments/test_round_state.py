@@ -20,10 +20,12 @@ from config.exceptions import ConflictError
 from games.models import Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import staff as events_staff
 from tournaments.knockout import services as knockout
 from tournaments.models import Event, Round, RoundLog
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import services as rounds_services
 from tournaments.rounds.running import round_tables_start
 from tournaments.rounds.state import TRANSITIONS, round_transition
 
@@ -37,8 +39,8 @@ A = RoundLog.Action
 def world() -> dict[str, Any]:
     event = EventFactory(table_mode=Table.Mode.OFFLINE, deals_per_match=1)
     organizer, checker = UserFactory(), UserFactory()
-    services.event_organizer_add(event=event, user=organizer)
-    services.event_organizer_add(event=event, user=checker)
+    events_staff.event_organizer_add(event=event, user=organizer)
+    events_staff.event_organizer_add(event=event, user=checker)
     for i in range(4):
         TeamFactory(event=event, unit=UnitFactory(), name=f"T{i}")
     return {"event": event, "organizer": organizer, "checker": checker}
@@ -103,7 +105,7 @@ def test_an_allowed_change_saves_the_status_and_writes_the_log_once() -> None:
 def test_the_api_refuses_starting_a_draft_with_409_and_the_reason(world: dict[str, Any]) -> None:
     api = APIClient()
     api.force_authenticate(world["organizer"])
-    round = services.round_create_paired(event=world["event"], user=world["organizer"])
+    round = draw_services.round_create_paired(event=world["event"], user=world["organizer"])
     response = api.post(f"/api/v1/rounds/{round.pk}/start/")
     assert response.status_code == 409
     assert response.json()["detail"] == "第1轮的状态是“草稿”，不是“已确认”。"
@@ -118,7 +120,7 @@ def test_the_dashboard_refuses_completing_a_confirmed_round_with_a_message(
     world: dict[str, Any],
 ) -> None:
     event = world["event"]
-    round = services.round_create_paired(event=event, user=world["organizer"], confirm=True)
+    round = draw_services.round_create_paired(event=event, user=world["organizer"], confirm=True)
     client = Client()
     client.force_login(world["organizer"])
     url = reverse("tournaments:round_action", args=[event.pk, "complete"])
@@ -133,7 +135,7 @@ def test_the_dashboard_refuses_completing_a_confirmed_round_with_a_message(
 def test_the_admin_steps_a_round_and_refuses_a_wrong_step_with_a_message(
     world: dict[str, Any],
 ) -> None:
-    round = services.round_create_paired(event=world["event"], user=world["organizer"])
+    round = draw_services.round_create_paired(event=world["event"], user=world["organizer"])
     client = Client()
     client.force_login(world["organizer"])
     url = reverse("admin:tournaments_round_changelist")
@@ -156,9 +158,9 @@ def test_the_admin_steps_a_round_and_refuses_a_wrong_step_with_a_message(
 
 
 def test_another_events_organizer_is_refused_in_the_admin(world: dict[str, Any]) -> None:
-    round = services.round_create_paired(event=world["event"], user=world["organizer"])
+    round = draw_services.round_create_paired(event=world["event"], user=world["organizer"])
     other = UserFactory()
-    services.event_organizer_add(event=EventFactory(), user=other)
+    events_staff.event_organizer_add(event=EventFactory(), user=other)
     client = Client()
     client.force_login(other)
     client.post(
@@ -172,16 +174,16 @@ def test_another_events_organizer_is_refused_in_the_admin(world: dict[str, Any])
 def test_each_path_of_a_round_writes_each_step_once(world: dict[str, Any]) -> None:
     event, organizer = world["event"], world["organizer"]
     # the dashboard's and the API's services
-    first = services.round_create_paired(event=event, user=organizer, confirm=True)
-    services.round_start(round=first, user=organizer)
+    first = draw_services.round_create_paired(event=event, user=organizer, confirm=True)
+    rounds_services.round_start(round=first, user=organizer)
     _play(first, world)
-    services.round_complete(round=first, user=organizer)
+    rounds_services.round_complete(round=first, user=organizer)
     assert _actions(first) == {A.PAIRED: 1, A.CONFIRMED: 1, A.STARTED: 1, A.COMPLETED: 1}
     # the running command's path, and a new round that completes the last
-    second = services.round_create_paired(event=event, user=organizer, confirm=True)
+    second = draw_services.round_create_paired(event=event, user=organizer, confirm=True)
     assert round_tables_start(round=second) == 0  # offline tables: no match starts
     _play(second, world)
-    services.round_create_paired(event=event, user=organizer)
+    draw_services.round_create_paired(event=event, user=organizer)
     assert Round.objects.get(pk=second.pk).status == S.COMPLETED
     log = list(second.log.filter(action__in=STEPS).values_list("action", "detail"))
     assert Counter(a for a, _ in log) == {
@@ -195,8 +197,8 @@ def test_each_path_of_a_round_writes_each_step_once(world: dict[str, Any]) -> No
 
 def test_the_knockout_stage_writes_each_step_once(world: dict[str, Any]) -> None:
     event, organizer = world["event"], world["organizer"]
-    group = services.round_create_paired(event=event, user=organizer, confirm=True)
-    services.round_start(round=group, user=organizer)
+    group = draw_services.round_create_paired(event=event, user=organizer, confirm=True)
+    rounds_services.round_start(round=group, user=organizer)
     _play(group, world)
     stage = knockout.knockout_break(event=event, size=4, user=organizer)  # completes the group
     assert _actions(group)[A.COMPLETED] == 1
@@ -208,7 +210,7 @@ def test_the_knockout_stage_writes_each_step_once(world: dict[str, Any]) -> None
         "online matches started: 0"
     ]
     with pytest.raises(ConflictError):
-        services.round_start(round=semi, user=organizer)  # started already
+        rounds_services.round_start(round=semi, user=organizer)  # started already
     _play(semi, world)
     knockout.knockout_complete(stage=stage, user=organizer)
     assert _actions(semi) == {A.PAIRED: 1, A.CONFIRMED: 1, A.STARTED: 1, A.COMPLETED: 1}

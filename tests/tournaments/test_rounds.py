@@ -12,15 +12,10 @@ from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Match, Table
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.draw.services import round_create_paired, round_pairings_set
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event, Pairing, PairingTally, Round, RoundEntry, RoundLog
-from tournaments.services import (
-    event_organizer_add,
-    round_complete,
-    round_confirm,
-    round_create_paired,
-    round_pairings_set,
-    round_start,
-)
+from tournaments.rounds.services import round_complete, round_confirm, round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -205,7 +200,7 @@ def test_round_start_makes_the_event_running_and_refuses_twice() -> None:
 
 
 def test_a_withdrawn_team_is_not_paired_but_keeps_its_results() -> None:
-    from tournaments.services import team_withdraw
+    from tournaments.events.entries import team_withdraw
 
     event = _event(teams=4)
     first = round_create_paired(event=event, confirm=True)
@@ -216,7 +211,7 @@ def test_a_withdrawn_team_is_not_paired_but_keeps_its_results() -> None:
     second = round_create_paired(event=event)
     placed = {e.team_id for e in RoundEntry.objects.filter(round=second)}
     assert gone.pk not in placed and len(placed) == 3
-    from tournaments.selectors import event_team_standings
+    from tournaments.standings.totals import event_team_standings
 
     assert next(r for r in event_team_standings(event=event) if r.team == gone.pk).points == 18
     with pytest.raises(NotAllowedError):

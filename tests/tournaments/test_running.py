@@ -14,7 +14,7 @@ from games import services as games_services
 from games.models import Action, Deal, Match, Table, TableSeat
 from tests.games.factories import BotFactory, TableFactory
 from tests.workers import celery_workers
-from tournaments import services
+from tournaments.draw import services
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,14 +10,11 @@ from engine.registry import get_game
 from games.models import Table
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
+from tournaments.draw.services import pairing_create
+from tournaments.events.entries import team_create
+from tournaments.events.staff import ORGANIZERS_GROUP, event_organizer_add
 from tournaments.models import RoundEntry, Team
-from tournaments.services import (
-    ORGANIZERS_GROUP,
-    event_organizer_add,
-    pairing_create,
-    round_create,
-    team_create,
-)
+from tournaments.rounds.services import round_create
 
 pytestmark = pytest.mark.django_db
 

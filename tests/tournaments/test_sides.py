@@ -16,11 +16,14 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.registry import unregister
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tournaments import services
+from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.events import services as event_services
 from tournaments.events import sides
+from tournaments.events import staff as events_staff
 from tournaments.events.importing import Existing, plan_import
 from tournaments.models import Event, TeamMember
+from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db
 
@@ -52,14 +55,14 @@ def test_a_team_of_a_two_a_side_game_has_two_players_seated_on_its_sides(pairs: 
     event = EventFactory(game="pairs")
     assert not event.is_individual and event.team_size == 2
     with pytest.raises(ApplicationError, match="正好 2 名选手，现在是 3 名"):
-        services.team_create(event=event, name="三人", players=BotFactory.create_batch(3))
-    one = services.team_create(event=event, name="甲", players=BotFactory.create_batch(2))
-    two = services.team_create(event=event, name="乙", players=BotFactory.create_batch(2))
+        events_entries.team_create(event=event, name="三人", players=BotFactory.create_batch(3))
+    one = events_entries.team_create(event=event, name="甲", players=BotFactory.create_batch(2))
+    two = events_entries.team_create(event=event, name="乙", players=BotFactory.create_batch(2))
     assert set(TeamMember.objects.filter(event=event).values_list("size", flat=True)) == {2}
     with pytest.raises(IntegrityError), transaction.atomic():  # a third place in a team of two
         TeamMember.objects.create(team=one, event=event, player=PlayerFactory(), order=2)
-    round_ = services.round_create(event=event)
-    pairing = services.pairing_create(round=round_, team_a=one, team_b=two, number=1)
+    round_ = rounds_services.round_create(event=event)
+    pairing = draw_services.pairing_create(round=round_, team_a=one, team_b=two, number=1)
     seated = dict(pairing.table.seats.values_list("seat", "player_id"))
     a, b = _members(one.pk), _members(two.pk)
     assert pairing.table.seat_count == 4
@@ -69,8 +72,8 @@ def test_a_team_of_a_two_a_side_game_has_two_players_seated_on_its_sides(pairs: 
 def test_a_daguai_table_is_seated_a0_b0_a1_b1_a2_b2_as_before() -> None:
     event = EventFactory()
     one, two = TeamFactory(event=event), TeamFactory(event=event)
-    pairing = services.pairing_create(
-        round=services.round_create(event=event), team_a=one, team_b=two, number=1
+    pairing = draw_services.pairing_create(
+        round=rounds_services.round_create(event=event), team_a=one, team_b=two, number=1
     )
     seated = dict(pairing.table.seats.values_list("seat", "player_id"))
     a, b = _members(one.pk), _members(two.pk)
@@ -92,9 +95,9 @@ def test_an_individual_event_takes_no_team_and_a_game_of_another_team_size_is_re
 ) -> None:
     single = EventFactory(game="xiaoluzi")
     with pytest.raises(ApplicationError):
-        services.team_create(event=single, name="队", players=BotFactory.create_batch(3))
+        events_entries.team_create(event=single, name="队", players=BotFactory.create_batch(3))
     event, user = EventFactory(), UserFactory()
-    services.event_organizer_add(event=event, user=user)
+    events_staff.event_organizer_add(event=event, user=user)
     TeamFactory(event=event)
     with pytest.raises(ConflictError, match="对墩每队 2 人"):
         event_services.event_game_set(event=event, user=user, game="pairs")
@@ -133,10 +136,10 @@ def test_the_admin_refuses_a_third_member_of_a_team_of_two_with_a_message(pairs:
     from django.urls import reverse
 
     event, user = EventFactory(game="pairs"), UserFactory()
-    services.event_organizer_add(event=event, user=user)
-    team = services.team_create(event=event, name="甲", players=BotFactory.create_batch(2))
+    events_staff.event_organizer_add(event=event, user=user)
+    team = events_entries.team_create(event=event, name="甲", players=BotFactory.create_batch(2))
     extra = PlayerFactory()
-    services.registration_ensure(event=event, players=[extra])
+    events_entries.registration_ensure(event=event, players=[extra])
     members = list(team.members.order_by("order"))
     form = {
         "name": team.name,

@@ -13,8 +13,8 @@ from django.utils import translation
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.events.registration_import import event_import
+from tournaments.events.staff import event_organizer_add, organizer_group_ensure
 from tournaments.models import Membership, Unit
-from tournaments.services import event_organizer_add, organizer_group_ensure
 
 pytestmark = pytest.mark.django_db
 

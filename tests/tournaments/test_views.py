@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import Event
-from tournaments.services import event_organizer_add
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,9 @@ from django.urls import reverse
 from tests.games.factories import UserFactory
 from tests.games.test_realtime import session_cookie, socket
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory
+from tournaments.draw.services import pairing_create
+from tournaments.events.staff import event_organizer_add
 from tournaments.models import ResultSubmission, Round
-from tournaments.services import event_organizer_add, pairing_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

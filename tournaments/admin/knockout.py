@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from tournaments.admin import EventScopedAdmin
+from tournaments.admin.scope import EventScopedAdmin
 from tournaments.models import KnockoutEntrant, KnockoutMatch, KnockoutStage
 
 

@@ -3,7 +3,7 @@
 An organizer sets a draft round's tables by hand: which registered players sit at which table and
 in which seat (tables of the game's size), bots in the empty seats when the event fills its tables
 with bots; every registered player who is not withdrawn and not at a table gets a bye.
-:func:`tournaments.services.round_pairings_set` calls :func:`individual_tables_set` for an
+:func:`tournaments.draw.services.round_pairings_set` calls :func:`individual_tables_set` for an
 individual event, after it has locked the round and checked the organizer and the draft.
 """
 

@@ -24,7 +24,8 @@ from tournaments.common.i18n import join_list
 from tournaments.draw import players as algo
 from tournaments.models import Event, Pairing, PairingTally, Registration, Round, RoundEntry
 from tournaments.results.tallies import event_tallies_refresh
-from tournaments.selectors import duplicate_swiss_order, event_player_standings
+from tournaments.standings.selectors import duplicate_swiss_order
+from tournaments.standings.totals import event_player_standings
 
 __all__ = ["individual_draw", "individual_players_ready", "individual_round_fill", "table_seat"]
 

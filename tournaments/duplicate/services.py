@@ -10,9 +10,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
+from tournaments.common.organizers import event_organizer_require
 from tournaments.duplicate.deals import deal_seed_new as duplicate_deal_seed_new
 from tournaments.models import DuplicateScoring, Event, Round
-from tournaments.services import event_organizer_require, event_results_changed
+from tournaments.rounds.services import event_results_changed
 
 __all__ = ["event_duplicate_set"]
 

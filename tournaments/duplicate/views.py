@@ -18,11 +18,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError
-from tournaments.apis import EventOutput, _event_for, _require_user
+from tournaments.common.api import api_event, api_user_required
+from tournaments.common.requests import organized_event
 from tournaments.duplicate import deals as duplicate
 from tournaments.duplicate import services as duplicate_services
+from tournaments.events.apis import EventOutput
 from tournaments.models import DuplicateScoring, Round
-from tournaments.rounds.dashboard import _organized
 
 
 def _flag(value: Any) -> bool:
@@ -39,7 +40,7 @@ def _flag(value: Any) -> bool:
 @require_POST
 def duplicate_set(request: HttpRequest, pk: int) -> HttpResponse:
     """The dashboard's form: duplicate on or off, and its scoring."""
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     try:
         duplicate_services.event_duplicate_set(
             event=event,
@@ -57,7 +58,7 @@ def duplicate_set(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def deal_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Every deal of a duplicate round, each seat's cards (organizers only: they show cards)."""
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     round = get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
     if not event.duplicate:
         return render(
@@ -90,8 +91,8 @@ class EventDuplicateApi(APIView):
         responses=EventOutput,
     )
     def put(self, request: Request, pk: int) -> Response:
-        event = _event_for(request, pk)
-        user = _require_user(request)
+        event = api_event(request, pk)
+        user = api_user_required(request)
         data = request.data
         if not isinstance(data, dict) or "duplicate" not in data:
             raise ApplicationError(

@@ -17,15 +17,14 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError
 from games.models import Player
 from games.services import player_create
-from tournaments.models import Event, Meet, Membership, Team, Unit
-from tournaments.services import (
-    event_organizer_add,
+from tournaments.events.entries import (
     membership_ensure,
-    organizer_group_ensure,
     registration_ensure,
     team_create,
     unit_get_or_create,
 )
+from tournaments.events.staff import event_organizer_add, organizer_group_ensure
+from tournaments.models import Event, Meet, Membership, Team, Unit
 
 COMPANY = "华东精工集团"
 MEET_SLUG = "staff-sports-meet-2026"

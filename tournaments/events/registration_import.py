@@ -202,7 +202,8 @@ def event_import(
             % {"count": len(plan.problems)},
             extra={"problems": [{"row": p.row, "message": p.message} for p in plan.problems]},
         )
-    from tournaments.services import event_results_changed, registration_ensure, team_create
+    from tournaments.events.entries import registration_ensure, team_create
+    from tournaments.rounds.services import event_results_changed
 
     found = meet_units_by_name(event.meet)
     units = {

@@ -29,8 +29,8 @@ from engine.registry import get_game, registered_keys
 from games.play.messages import engine_message
 from tournaments.common.organizers import event_organizer_require
 from tournaments.events import sides
+from tournaments.events.staff import ORGANIZERS_GROUP, event_organizer_add
 from tournaments.models import Event, EventReferee, Meet, Round
-from tournaments.services import ORGANIZERS_GROUP, event_organizer_add
 
 __all__ = [
     "EventSettings",
@@ -299,7 +299,7 @@ def event_staff_add(
     *, event: Event, user: User, username: str, role: str = StaffRole.ORGANIZER
 ) -> User:
     """Add the user named ``username`` to ``event`` (by one of its organizers) as a co-organizer
-    (what :func:`tournaments.services.event_organizer_add` grants, never more) or as a referee
+    (what :func:`tournaments.events.staff.event_organizer_add` grants, never more) or as a referee
     (nothing beyond entering and confirming the event's offline results: no staff status).
     Raises ApplicationError for an unknown or inactive account or role, ConflictError if the
     person already has the role."""

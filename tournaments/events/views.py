@@ -22,16 +22,10 @@ from config.exceptions import ApplicationError
 from engine.registry import registered_games, registered_keys
 from games.models import Table
 from tournaments.common.organizers import event_is_organizer, event_is_referee
+from tournaments.common.requests import organized_event
 from tournaments.events import services as event_services
 from tournaments.events.forms import EventCreateForm, EventSettingsForm, StaffAddForm
 from tournaments.models import Event, Pairing, ResultSubmission, Round
-
-
-def _organized(request: HttpRequest, pk: int) -> Event:
-    event = get_object_or_404(Event.objects.select_related("meet"), pk=pk)
-    if not event_is_organizer(event=event, user=acting_user(request)):
-        raise PermissionDenied(_("Only the event's organizers may manage it."))
-    return event
 
 
 def _games() -> list[dict[str, object]]:
@@ -85,7 +79,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
 def event_settings(request: HttpRequest, pk: int) -> HttpResponse:
     """An event's settings: name, scoring, format, rule options (locked once a round has
     started), visibility and the meet's dates; the game changes while there are no rounds."""
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     user = acting_user(request)
     locked = event_services.event_options_locked(event)
     own_meet = event_services.meet_is_own(event.meet, user)
@@ -127,7 +121,7 @@ def event_settings(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def staff_add(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a co-organizer or a referee to the event, by username (from the dashboard)."""
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     form = StaffAddForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Give the username of the account to add, and its role."))

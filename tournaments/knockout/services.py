@@ -27,8 +27,9 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.game import UnknownGameError
 from engine.registry import get_game
 from games.models import Deal, Match, Player, Table, TableSeat
-from tournaments import services
+from tournaments.common import organizers as common_organizers
 from tournaments.common.i18n import join_list
+from tournaments.draw import services as draw_services
 from tournaments.knockout import bracket as plan_
 from tournaments.knockout.selectors import (
     Placement,
@@ -55,6 +56,7 @@ from tournaments.models import (
     RoundLog,
     Team,
 )
+from tournaments.rounds import services as rounds_services
 from tournaments.rounds.state import round_transition
 
 __all__ = [
@@ -118,7 +120,7 @@ def _stage_locked(event: Event) -> KnockoutStage:
 
 def _group_order(event: Event) -> list[tuple[int, int, bool]]:
     """The group stage's order as the standings give it (tie-breaks applied): (rank, id, tied)."""
-    from tournaments.selectors import event_player_standings, event_team_standings
+    from tournaments.standings.totals import event_player_standings, event_team_standings
 
     if event.is_individual:
         return [(r.rank, r.player, r.tied) for r in event_player_standings(event=event)]
@@ -148,7 +150,7 @@ def _group_closed(event: Event, user: User | None) -> Round:
     if last is None:
         raise ConflictError(_("Play the group stage first: the event has no rounds yet."))
     if last.status == Round.Status.RUNNING:
-        return services.round_complete(round=last, user=user)
+        return rounds_services.round_complete(round=last, user=user)
     if last.status != Round.Status.COMPLETED:
         raise ConflictError(
             _("Round %(round)d is still %(status)s: start and complete it first.")
@@ -192,7 +194,7 @@ def knockout_break(
     ApplicationError (NotAllowedError, ConflictError) with the reason, changing nothing.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
-    services.event_organizer_require(event=event, user=user)
+    common_organizers.event_organizer_require(event=event, user=user)
     if KnockoutStage.objects.filter(event=event).exists():
         raise ConflictError(_("%(event)s has a knockout stage already.") % {"event": event.name})
     if event.status == Event.Status.FINISHED:
@@ -244,7 +246,9 @@ def knockout_break(
         stage.note = join_list([names.get(pk, str(pk)) for pk in tied])[:500]
         stage.save(update_fields=["note"])
     _entrants_write(stage, seeded)
-    services.round_log_add(last, user, RoundLog.Action.PAIRED, f"knockout: top {size} seeded")
+    common_organizers.round_log_add(
+        last, user, RoundLog.Action.PAIRED, f"knockout: top {size} seeded"
+    )
     return stage
 
 
@@ -285,7 +289,7 @@ def knockout_seeds_set(
     stage's size, each a team of the event not withdrawn (or a registered player)."""
     stage = _stage_locked(stage.event)
     event = stage.event
-    services.event_organizer_require(event=event, user=user)
+    common_organizers.event_organizer_require(event=event, user=user)
     _draft(stage)
     ids = list(entrants)
     if len(ids) != stage.size:
@@ -303,7 +307,7 @@ def knockout_seeds_set(
         )
     _entrants_write(stage, ids)
     names = entrant_names(event, ids)
-    services.round_log_add(
+    common_organizers.round_log_add(
         _group_last_round(stage),
         user,
         RoundLog.Action.EDITED,
@@ -318,7 +322,7 @@ def knockout_replace(*, stage: KnockoutStage, seed: int, user: User | None = Non
     group stage's order who is not seeded and not withdrawn; the draft stage only."""
     stage = _stage_locked(stage.event)
     event = stage.event
-    services.event_organizer_require(event=event, user=user)
+    common_organizers.event_organizer_require(event=event, user=user)
     _draft(stage)
     ids = _entrant_ids(stage)
     if not isinstance(seed, int) or not 1 <= seed <= len(ids):
@@ -333,7 +337,7 @@ def knockout_replace(*, stage: KnockoutStage, seed: int, user: User | None = Non
     stage.save(update_fields=["passed_over"])
     _entrants_write(stage, ids)
     names = entrant_names(event, [out, following[0]])
-    services.round_log_add(
+    common_organizers.round_log_add(
         _group_last_round(stage),
         user,
         RoundLog.Action.EDITED,
@@ -346,11 +350,11 @@ def knockout_replace(*, stage: KnockoutStage, seed: int, user: User | None = Non
 def knockout_cancel(*, stage: KnockoutStage, user: User | None = None) -> None:
     """Withdraw a draft break (the group stage goes on)."""
     stage = _stage_locked(stage.event)
-    services.event_organizer_require(event=stage.event, user=user)
+    common_organizers.event_organizer_require(event=stage.event, user=user)
     _draft(stage)
     last = _group_last_round(stage)
     stage.delete()
-    services.round_log_add(last, user, RoundLog.Action.EDITED, "knockout: break withdrawn")
+    common_organizers.round_log_add(last, user, RoundLog.Action.EDITED, "knockout: break withdrawn")
 
 
 @transaction.atomic
@@ -367,7 +371,7 @@ def knockout_match_length_set(
         KnockoutMatch.objects.select_for_update().select_related("stage__event").get(pk=match.pk)
     )
     event = match.stage.event
-    services.event_organizer_require(event=event, user=user)
+    common_organizers.event_organizer_require(event=event, user=user)
     if Match.objects.filter(table__pairing=match.pairing_id).exists():
         raise ConflictError(_("This match has begun: its length is fixed."))
     if to_a and not plays_to_a(event.game):
@@ -398,7 +402,7 @@ def knockout_walkover(
         .get(pk=match.pk)
     )
     stage = match.stage
-    services.event_organizer_require(event=stage.event, user=user)
+    common_organizers.event_organizer_require(event=stage.event, user=user)
     reason = (reason or "").strip()
     if not reason:
         raise ApplicationError(_("Say why the match is awarded."))
@@ -414,7 +418,7 @@ def knockout_walkover(
     match.result = list(order)
     match.decided_by = DECIDED_WALKOVER
     match.save(update_fields=["result", "decided_by"])
-    services.round_log_add(
+    common_organizers.round_log_add(
         match.pairing.round,
         user,
         RoundLog.Action.EDITED,
@@ -442,7 +446,7 @@ def _seat_match(
         )
     team_a, team_b = (by_seed[s].team for s in seeds)
     assert team_a is not None and team_b is not None
-    pairing = services.pairing_create(
+    pairing = draw_services.pairing_create(
         round=round, team_a=team_a, team_b=team_b, number=number, mode=Table.Mode(mode)
     )
     PairingTally.objects.create(pairing=pairing, event_id=event.pk, team_a=team_a, team_b=team_b)
@@ -450,7 +454,7 @@ def _seat_match(
 
 
 def _confirmed(round: Round, user: User | None, detail: str) -> Round:
-    services.round_log_add(round, user, RoundLog.Action.PAIRED, detail)
+    common_organizers.round_log_add(round, user, RoundLog.Action.PAIRED, detail)
     return round_transition(round, Round.Status.CONFIRMED, user=user)
 
 
@@ -462,7 +466,7 @@ def _round_draw(stage: KnockoutStage, number: int, user: User | None) -> Round |
     if not matches:
         return None
     size = match_size(stage.event)
-    round = services.round_create(event=stage.event)
+    round = rounds_services.round_create(event=stage.event)
     for table, planned in enumerate(matches, start=1):
         assert planned.entrants is not None
         pairing = _seat_match(round, stage, planned.entrants, table, stage.event.table_mode)
@@ -485,7 +489,7 @@ def _round_draw(stage: KnockoutStage, number: int, user: User | None) -> Round |
 def knockout_confirm(*, stage: KnockoutStage, user: User | None = None) -> Round:
     """Confirm the seeds and seat the bracket's first round (a confirmed round of the event)."""
     stage = _stage_locked(stage.event)
-    services.event_organizer_require(event=stage.event, user=user)
+    common_organizers.event_organizer_require(event=stage.event, user=user)
     _draft(stage)
     if stage.entrants.count() != stage.size:
         raise ApplicationError(_("The bracket needs every seed filled."))
@@ -526,8 +530,8 @@ def knockout_start(*, stage: KnockoutStage, user: User | None = None) -> Round:
     """Start the current knockout round: its online tables begin (the workers play them),
     its offline tables wait for their referees."""
     stage = _stage_locked(stage.event)
-    services.event_organizer_require(event=stage.event, user=user)
-    return services.round_start(
+    common_organizers.event_organizer_require(event=stage.event, user=user)
+    return rounds_services.round_start(
         round=_running(stage), user=user, matches_start=_knockout_matches_start
     )
 
@@ -683,7 +687,7 @@ def _tiebreaks_seat(
     stage: KnockoutStage, matches: Sequence[KnockoutMatch], user: User | None
 ) -> Round:
     """One more deal for each tied match: a new round with a table of the same seats each."""
-    round = services.round_create(event=stage.event)
+    round = rounds_services.round_create(event=stage.event)
     for number, match in enumerate(matches, start=1):
         table = match.pairing.table
         players = [
@@ -699,7 +703,7 @@ def _tiebreaks_seat(
         match.save(update_fields=["tiebreak"])
     tables = ", ".join(str(m.pairing.number) for m in matches)
     _confirmed(round, user, f"knockout tie-break deals: tables {tables}")
-    return services.round_start(round=round, user=user)
+    return rounds_services.round_start(round=round, user=user)
 
 
 @transaction.atomic
@@ -712,7 +716,7 @@ def knockout_complete(*, stage: KnockoutStage, user: User | None = None) -> Knoc
 
     stage = _stage_locked(stage.event)
     event = stage.event
-    services.event_organizer_require(event=event, user=user)
+    common_organizers.event_organizer_require(event=event, user=user)
     if stage.status != KnockoutStage.Status.RUNNING:
         raise ConflictError(
             _("The knockout stage is %(status)s.") % {"status": stage.get_status_display()}
@@ -738,7 +742,7 @@ def knockout_complete(*, stage: KnockoutStage, user: User | None = None) -> Knoc
         )
     if current.status == Round.Status.RUNNING:
         walkovers = open_tables.exists()  # awarded tables: nothing to wait for
-        services.round_complete(
+        rounds_services.round_complete(
             round=current, user=user, force=walkovers, reason="walkover" if walkovers else ""
         )
     in_round = KnockoutMatch.objects.filter(stage=stage).filter(
@@ -756,5 +760,5 @@ def knockout_complete(*, stage: KnockoutStage, user: User | None = None) -> Knoc
         stage.status = KnockoutStage.Status.COMPLETED
         stage.save(update_fields=["status"])
         Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
-    services.event_results_changed(event=event)
+    rounds_services.event_results_changed(event=event)
     return stage

@@ -27,8 +27,11 @@ from rest_framework.views import APIView
 from config.auth import acting_user
 from config.converters import MAX_ID
 from config.exceptions import ApplicationError, NotAllowedError
+from tournaments.common.api import parsed_input
 from tournaments.common.exports import csv_download
+from tournaments.common.organizers import event_is_organizer
 from tournaments.common.qr import qr_svg
+from tournaments.common.requests import organized_event, visible_event
 from tournaments.knockout import services as knockout
 from tournaments.models import (
     Event,
@@ -38,8 +41,6 @@ from tournaments.models import (
     PairingTally,
     Team,
 )
-from tournaments.selectors import events_visible_to
-from tournaments.services import event_is_organizer
 
 # --- Reading --------------------------------------------------------------------------------------
 
@@ -297,13 +298,9 @@ def bracket_data(event: Event) -> dict[str, Any] | None:
 # --- Public pages ---------------------------------------------------------------------------------
 
 
-def _event(request: HttpRequest, pk: int) -> Event:
-    return get_object_or_404(events_visible_to(request.user).select_related("meet"), pk=pk)
-
-
 def bracket(request: HttpRequest, pk: int) -> HttpResponse:
     """The bracket: entrants, results as they come, the winner's path, the final placement."""
-    event = _event(request, pk)
+    event = visible_event(request, pk)
     data = bracket_data(event)
     projector = request.GET.get("projector") == "1"
     url = request.build_absolute_uri(reverse("tournaments:bracket", args=[event.pk]))
@@ -373,19 +370,12 @@ def bracket_csv(event: Event, kind: str) -> HttpResponse:
 
 def bracket_download(request: HttpRequest, pk: int) -> HttpResponse:
     kind = request.GET.get("kind", "matches")
-    return bracket_csv(_event(request, pk), "placement" if kind == "placement" else "matches")
+    return bracket_csv(
+        visible_event(request, pk), "placement" if kind == "placement" else "matches"
+    )
 
 
 # --- The organizer's page -------------------------------------------------------------------------
-
-
-def _organized(request: HttpRequest, pk: int) -> Event:
-    event = get_object_or_404(Event.objects.select_related("meet"), pk=pk)
-    if not event_is_organizer(event=event, user=request.user):
-        from django.core.exceptions import PermissionDenied
-
-        raise PermissionDenied(_("Only the event's organizers may manage it."))
-    return event
 
 
 def _candidates(event: Event) -> list[tuple[int, str]]:
@@ -401,7 +391,7 @@ def _candidates(event: Event) -> list[tuple[int, str]]:
 
 @login_required
 def manage(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     data = bracket_data(event)
     stage = KnockoutStage.objects.filter(event=event).first()
     current = knockout.stage_current_round(stage) if stage is not None else None
@@ -466,7 +456,7 @@ def _form_int(request: HttpRequest, name: str, label: str) -> int:
 @login_required
 @require_POST
 def manage_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     user = acting_user(request)
     stage = KnockoutStage.objects.filter(event=event).first()
     back = redirect("tournaments:knockout_manage", event.pk)
@@ -572,15 +562,6 @@ class LengthInput(serializers.Serializer):
     to_a = serializers.BooleanField(required=False, default=False)
 
 
-def _parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict) and not hasattr(data, "getlist"):
-        raise ApplicationError(_("Send a JSON object."))
-    serializer = serializer_class(data=data)
-    if not serializer.is_valid():
-        raise ApplicationError(_("Bad input."), extra={"errors": serializer.errors})
-    return dict(serializer.validated_data)
-
-
 BracketOutput = inline_serializer(
     "Bracket",
     {
@@ -598,7 +579,7 @@ class BracketApi(APIView):
 
     @extend_schema(responses=BracketOutput)
     def get(self, request: Request, pk: int) -> Response:
-        event = _event(request, pk)
+        event = visible_event(request, pk)
         data = bracket_data(event)
         if data is None:
             raise Http404
@@ -609,7 +590,9 @@ class BracketCsvApi(APIView):
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request: Request, pk: int) -> HttpResponse:
         kind = request.query_params.get("kind", "matches")
-        return bracket_csv(_event(request, pk), "placement" if kind == "placement" else "matches")
+        return bracket_csv(
+            visible_event(request, pk), "placement" if kind == "placement" else "matches"
+        )
 
 
 class BracketActionApi(APIView):
@@ -619,12 +602,12 @@ class BracketActionApi(APIView):
 
     @extend_schema(request=None, responses=BracketOutput)
     def post(self, request: Request, pk: int) -> Response:
-        event = _event(request, pk)
+        event = visible_event(request, pk)
         if not request.user.is_authenticated:
             raise NotAllowedError(_("Log in as an organizer of the event to do this."))
         user = acting_user(request)
         if self.action == "break":
-            data = _parse(BreakInput, request.data)
+            data = parsed_input(BreakInput, request.data)
             knockout.knockout_break(event=event, user=user, **data)
         else:
             stage = KnockoutStage.objects.filter(event=event).first()
@@ -635,10 +618,10 @@ class BracketActionApi(APIView):
                     )
                 raise ApplicationError(_("Break the top entrants first."))
             if self.action == "seeds":
-                data = _parse(SeedsInput, request.data)
+                data = parsed_input(SeedsInput, request.data)
                 knockout.knockout_seeds_set(stage=stage, entrants=data["entrants"], user=user)
             elif self.action == "replace":
-                data = _parse(SeedInput, request.data)
+                data = parsed_input(SeedInput, request.data)
                 knockout.knockout_replace(stage=stage, seed=data["seed"], user=user)
             elif self.action == "cancel":
                 knockout.knockout_cancel(stage=stage, user=user)
@@ -665,11 +648,11 @@ class BracketMatchWalkoverApi(APIView):
 
     @extend_schema(request=None, responses=BracketOutput)
     def post(self, request: Request, pk: int, key: str) -> Response:
-        event = _event(request, pk)
+        event = visible_event(request, pk)
         if not request.user.is_authenticated:
             raise NotAllowedError(_("Log in as an organizer of the event to do this."))
         match = get_object_or_404(KnockoutMatch, stage__event=event, key=key[:20])
-        data = _parse(WalkoverInput, request.data)
+        data = parsed_input(WalkoverInput, request.data)
         knockout.knockout_walkover(match=match, user=acting_user(request), **data)
         return Response(bracket_data(event))
 
@@ -679,11 +662,11 @@ class BracketMatchLengthApi(APIView):
 
     @extend_schema(request=None, responses=BracketOutput)
     def post(self, request: Request, pk: int, key: str) -> Response:
-        event = _event(request, pk)
+        event = visible_event(request, pk)
         if not request.user.is_authenticated:
             raise NotAllowedError(_("Log in as an organizer of the event to do this."))
         match = get_object_or_404(KnockoutMatch, stage__event=event, key=key[:20])
-        data = _parse(LengthInput, request.data)
+        data = parsed_input(LengthInput, request.data)
         knockout.knockout_match_length_set(match=match, user=acting_user(request), **data)
         return Response(bracket_data(event))
 

@@ -16,7 +16,7 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Match, Table
 from games.services import offline_match_record, offline_match_score
-from tournaments.common.organizers import event_result_require
+from tournaments.common.organizers import event_result_require, round_log_add
 from tournaments.duplicate import deals as duplicate
 from tournaments.models import (
     Pairing,
@@ -28,7 +28,6 @@ from tournaments.results import sheets
 from tournaments.results.preview import ResultPreview, SeatsPreview, preview_of
 from tournaments.results.sheets import deals_parse
 from tournaments.results.tallies import event_tallies_refresh, tallies_refresh
-from tournaments.services import round_log_add
 
 __all__ = [
     "deals_parse",

@@ -33,10 +33,12 @@ from engine.registry import get_game
 from games.live import presence
 from games.models import TableSeat
 from games.tables.seats import seat_number
-from tournaments import services
+from tournaments.common import organizers as common_organizers
 from tournaments.common.organizers import event_result_require
 from tournaments.common.qr import qr_svg
+from tournaments.common.requests import organized_event
 from tournaments.common.sorting import naturally
+from tournaments.draw import services as draw_services
 from tournaments.events import registration_import
 from tournaments.events.importing import OTHERS_CHOICES, OTHERS_NEW
 from tournaments.models import (
@@ -50,18 +52,12 @@ from tournaments.models import (
 )
 from tournaments.results import services as results_services
 from tournaments.results import sheet_form, sheets
+from tournaments.rounds import services as rounds_services
 from tournaments.rounds.log import log_detail
-from tournaments.selectors import round_byes, round_tables
+from tournaments.rounds.selectors import round_byes, round_tables
 
 IMPORT_SESSION_KEY = "tournaments-import"
 MAX_UPLOAD = 5 * 1024 * 1024
-
-
-def _organized(request: HttpRequest, pk: int) -> Event:
-    event = get_object_or_404(Event.objects.select_related("meet"), pk=pk)
-    if not services.event_is_organizer(event=event, user=acting_user(request)):
-        raise PermissionDenied(_("Only the event's organizers may manage it."))
-    return event
 
 
 def _dashboard(event: Event) -> HttpResponseRedirect:
@@ -93,7 +89,7 @@ def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool
 
 @login_required
 def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     rounds = list(
         event.rounds.order_by("-number").annotate(
             tables=Count("pairings", distinct=True),
@@ -208,12 +204,12 @@ def _seat_states(tables: list[Pairing]) -> dict[int, list[dict[str, Any]]]:
 @login_required
 @require_POST
 def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     user = acting_user(request)
     if action == "pair":
         _attempt(
             request,
-            lambda: services.round_create_paired(event=event, user=user),
+            lambda: draw_services.round_create_paired(event=event, user=user),
             _("The next round is drawn as a draft: check it, then confirm."),
         )
         return _dashboard(event)
@@ -222,9 +218,13 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         return _bad_form(request, _("Name the round by its id ('round')."))
     round = get_object_or_404(event.rounds, pk=round_id)
     if action == "confirm":
-        _attempt(request, lambda: services.round_confirm(round=round, user=user), _("Confirmed."))
+        _attempt(
+            request, lambda: rounds_services.round_confirm(round=round, user=user), _("Confirmed.")
+        )
     elif action == "start":
-        _attempt(request, lambda: services.round_start(round=round, user=user), _("Started."))
+        _attempt(
+            request, lambda: rounds_services.round_start(round=round, user=user), _("Started.")
+        )
     elif action == "complete":
         force = request.POST.get("force") == "1"
         reason = request.POST.get("reason", "").strip()[:300]
@@ -239,7 +239,9 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             return _dashboard(event)
         _attempt(
             request,
-            lambda: services.round_complete(round=round, user=user, force=force, reason=reason),
+            lambda: rounds_services.round_complete(
+                round=round, user=user, force=force, reason=reason
+            ),
             _("Completed."),
         )
     elif action == "tables" and event.is_individual:
@@ -277,7 +279,7 @@ def _tables_edit(request: HttpRequest, event: Event, round: Round) -> None:
         return
     _attempt(
         request,
-        lambda: services.round_pairings_set(
+        lambda: draw_services.round_pairings_set(
             round=round, tables=tables, modes=modes, user=acting_user(request)
         ),
         _("Tables saved."),
@@ -319,7 +321,7 @@ def _seats_edit(request: HttpRequest, event: Event, round: Round) -> HttpRespons
         modes.append(request.POST.get(f"mode{row}", event.table_mode))
     _attempt(
         request,
-        lambda: services.round_pairings_set(
+        lambda: draw_services.round_pairings_set(
             round=round, tables=tables, modes=modes, user=acting_user(request)
         ),
         _("Tables saved."),
@@ -366,7 +368,7 @@ def player_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     from games.models import Player
     from tournaments.draw.manual import registration_withdraw
 
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     player_id = _posted_id(request, "player")
     if player_id is None:
         return _bad_form(request, _("Name the player by their id ('player')."))
@@ -388,7 +390,7 @@ def player_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
 def import_players(request: HttpRequest, pk: int) -> HttpResponse:
     """Upload → preview (every bad row, or what would be made) → import, the file kept in the
     session between the two steps."""
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     plan = None
     if request.method == "POST" and request.POST.get("step") == "import":
         stored = request.session.get(IMPORT_SESSION_KEY) or {}
@@ -566,7 +568,9 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             "preview": preview,
             "sheet": sheet,
             "form": form,
-            "is_organizer": services.event_is_organizer(event=event, user=acting_user(request)),
+            "is_organizer": common_organizers.event_is_organizer(
+                event=event, user=acting_user(request)
+            ),
         },
     )
 
@@ -644,7 +648,7 @@ def login_codes(request: HttpRequest, pk: int) -> HttpResponse:
     """One printable sheet of login codes for a whole event or one round's tables: a card per
     player with the code and a QR code of the login link. Issuing (POST) replaces the players'
     earlier codes; the sheet is shown only once."""
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     rounds = list(event.rounds.order_by("number"))
     if request.method == "GET":
         return render(
@@ -738,7 +742,7 @@ def score_sheet(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
 @login_required
 def score_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Every offline table's score sheet of a round, one per printed page."""
-    event = _organized(request, pk)
+    event = organized_event(request, pk)
     round = get_object_or_404(event.rounds, number=number)
     pairings = (
         round.pairings.filter(table__mode="offline")

@@ -13,7 +13,7 @@ from engine.registry import get_game
 from games.models import Table
 from tournaments.events.memberships import player_units
 from tournaments.models import Event, Round, Unit
-from tournaments.selectors import round_tables
+from tournaments.rounds.selectors import round_tables
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,13 @@ from engine.registry import DEFAULT_GAME, get_game
 from games import services as games_services
 from games.models import Action, Deal, Match, Table
 from games.play.messages import engine_message
-from tournaments import services
+from tournaments.common import organizers as common_organizers
+from tournaments.draw import services as draw_services
 from tournaments.duplicate.deals import round_deal_seed
+from tournaments.events import entries as events_entries
 from tournaments.models import Event, Meet, Round, RoundLog
 from tournaments.results.tallies import tallies_refresh
+from tournaments.rounds import services as rounds_services
 
 __all__ = ["Progress", "RoundRun", "SimulationSummary", "event_simulate", "round_run"]
 
@@ -99,12 +102,12 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
         return started
 
     if round.status == Round.Status.CONFIRMED:  # the round starts: its log counts the matches
-        services.round_start(round=round, matches_start=tables_start)
+        rounds_services.round_start(round=round, matches_start=tables_start)
         return counted[0]
     # A running round: tables seated since it started (or whose match never began) start now.
     started = tables_start(round)
     if started:
-        services.round_log_add(
+        common_organizers.round_log_add(
             round, None, RoundLog.Action.STARTED, f"online matches started: {started}"
         )
         tallies_refresh(pairings=round.pairings.all())  # the tables in play show as such at once
@@ -139,7 +142,7 @@ def round_run(
             table__matches__status=Match.Status.FINISHED
         )
         if not offline_waiting.exists():
-            services.round_complete(round=round)
+            rounds_services.round_complete(round=round)
     return RoundRun(round, len(matches), finished, time.monotonic() - started)
 
 
@@ -192,7 +195,7 @@ def _simulation_event(
         status=Event.Status.REGISTRATION,
         duplicate=duplicate,
     )
-    units = [services.unit_get_or_create(name=f"模拟单位 {tag} {u}") for u in range(1, 5)]
+    units = [events_entries.unit_get_or_create(name=f"模拟单位 {tag} {u}") for u in range(1, 5)]
     if event.is_individual:
         kinds = get_game(game).bot_kinds
         bots = [
@@ -210,8 +213,8 @@ def _simulation_event(
             for p in range(1, players + 1)
         ]
         for p, bot in enumerate(bots):
-            services.membership_ensure(player=bot, unit=units[p % len(units)])
-        services.registration_ensure(event=event, players=bots)
+            events_entries.membership_ensure(player=bot, unit=units[p % len(units)])
+        events_entries.registration_ensure(event=event, players=bots)
         return event
     unit, kinds = units[0], get_game(game).bot_kinds
     for t in range(1, teams + 1):
@@ -222,7 +225,7 @@ def _simulation_event(
             games_services.player_create(name=f"机器人{t}-{m}", is_bot=True, bot_kind=kind)
             for m in range(1, event.team_size + 1)
         ]
-        services.team_create(event=event, name=f"机器人队{t}", players=members, unit=unit)
+        events_entries.team_create(event=event, name=f"机器人队{t}", players=members, unit=unit)
     return event
 
 
@@ -280,7 +283,7 @@ def event_simulate(
     )
     complete = True
     for number in range(1, rounds + 1):
-        round = services.round_create_paired(event=event, confirm=True)
+        round = draw_services.round_create_paired(event=event, confirm=True)
 
         def report(done: int, total: int, number: int = number) -> None:
             if progress is not None:

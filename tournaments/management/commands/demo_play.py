@@ -9,10 +9,11 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
-from tournaments import services
+from tournaments.draw import services as draw_services
 from tournaments.events.demo import EVENT_NAME, MEET_SLUG
 from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event, Round
+from tournaments.rounds import services as rounds_services
 from tournaments.rounds.running import round_run, round_tables_start
 
 
@@ -47,9 +48,9 @@ class Command(LuziCommand):
                 for event in events:
                     round = Round.objects.filter(event=event, number=number).first()
                     if round is None:
-                        round = services.round_create_paired(event=event, confirm=True)
+                        round = draw_services.round_create_paired(event=event, confirm=True)
                     elif round.status == Round.Status.DRAFT:
-                        round = services.round_confirm(round=round)
+                        round = rounds_services.round_confirm(round=round)
                     if round.status == Round.Status.COMPLETED:
                         continue
                     self.stdout.write(f"demo: bots play {event.name}, round {round.number}")

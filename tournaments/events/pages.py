@@ -1,32 +1,27 @@
-"""Public pages, phone-friendly and without login unless the event is private: home, event, round
-pairings (by table and by team), live standings, projector, team, player, meet leaderboard."""
+"""Public pages, phone-friendly and without login unless the event is private: home, an event,
+a team (its matches, deal by deal, and its level ladder) and a player."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from engine.registry import get_game
 from games.models import Deal, FigureStep, Match, TableSeat
-from tournaments.apis import standings_csv, standings_rows_fresh
-from tournaments.common.exports import csv_download
-from tournaments.common.organizers import event_is_referee
-from tournaments.common.qr import qr_svg
+from tournaments.common.organizers import event_is_organizer, event_is_referee
+from tournaments.common.requests import visible_event
 from tournaments.common.sorting import natural_key
 from tournaments.duplicate import deals as duplicate
+from tournaments.events.selectors import (
+    event_players,
+    event_teams,
+    meets_for_home,
+)
 from tournaments.events.services import can_create_events
 from tournaments.events.sides import seat_side, side_figure, side_figure_start
 from tournaments.models import (
-    Event,
-    Meet,
     Pairing,
     PlayerTally,
     Registration,
@@ -36,28 +31,10 @@ from tournaments.models import (
     Unit,
 )
 from tournaments.results.deal_notes import levels_why
-from tournaments.rounds import projector as slides
-from tournaments.selectors import (
-    STANDINGS_CACHE_SECONDS,
-    STANDINGS_KINDS,
-    event_players,
-    event_results_version,
-    event_standings_cache_key,
-    event_standings_rows_cached,
-    event_teams,
-    events_visible_to,
+from tournaments.standings.apis import standings_rows_fresh
+from tournaments.standings.selectors import (
     figure_label,
-    meet_unit_standings,
-    meets_for_home,
-    round_byes,
-    round_tables,
-    standings_kinds,
 )
-from tournaments.services import event_is_organizer
-
-
-def _event(request: HttpRequest, pk: int) -> Event:
-    return get_object_or_404(events_visible_to(request.user).select_related("meet"), pk=pk)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -69,7 +46,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
+    event = visible_event(request, pk)
     if event.is_individual:  # players play for themselves: list them, not (no) teams
         teams: list[Team] = []
         players = event_players(event=event)
@@ -98,155 +75,6 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "is_referee": event_is_referee(event=event, user=request.user),
         },
     )
-
-
-def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = _event(request, pk)
-    round = get_object_or_404(event.rounds, number=number)
-    organizer = event_is_organizer(event=event, user=request.user)
-    if round.status == Round.Status.DRAFT and not organizer:
-        raise Http404("This round is still being drawn.")
-    tables = list(round_tables(round=round))
-    by_team = sorted(
-        [(p.team_a, p, "A") for p in tables if p.team_a is not None]
-        + [(p.team_b, p, "B") for p in tables if p.team_b is not None],
-        key=lambda item: natural_key(item[0].name),
-    )
-    return render(
-        request,
-        "tournaments/round_detail.html",
-        {
-            "event": event,
-            "round": round,
-            "tables": tables,
-            "by_team": by_team,
-            "byes": list(round_byes(round=round)),
-            "is_organizer": organizer,
-        },
-    )
-
-
-def _kind(request: HttpRequest, event: Event | None = None) -> str:
-    kinds = standings_kinds(event) if event is not None else STANDINGS_KINDS
-    kind = request.GET.get("kind", kinds[0])
-    return kind if kind in kinds else kinds[0]
-
-
-STANDINGS_PAGE_SIZE = 100
-
-
-def _standings_table(request: HttpRequest, event: Event, kind: str) -> str:
-    """Return the rendered table of the requested page of standings, with its page links.
-
-    The rendering is reused while the results are unchanged (keyed by the results version, the
-    page and the language): the page refreshes itself every half minute on every phone and
-    projector following the event, and rendering a hundred rows costs far more than serving them.
-    The table holds nothing that depends on the visitor."""
-    version = event_results_version(event=event)
-    base = event_standings_cache_key(event=event, version=version, kind=kind)
-    rows = None
-    pages = cache.get(f"{base}:pages")
-    if pages is None:
-        rows = event_standings_rows_cached(event=event, kind=kind, version=version)
-        pages = max(1, -(-len(rows) // STANDINGS_PAGE_SIZE))
-        cache.set(f"{base}:pages", pages, STANDINGS_CACHE_SECONDS)
-    try:
-        page = min(max(1, int(request.GET.get("page", "1"))), pages)
-    except ValueError:
-        page = 1
-    key = f"{base}:page:{page}:{get_language()}"
-    table = cache.get(key)
-    if table is None:
-        if rows is None:
-            rows = event_standings_rows_cached(event=event, kind=kind, version=version)
-        start = (page - 1) * STANDINGS_PAGE_SIZE
-        shown = rows[start : start + STANDINGS_PAGE_SIZE]
-        specs = [f for f in get_game(event.game).figure_specs if f.holder == "seat"]
-        english = get_language() == "en"
-        table = render_to_string(
-            "tournaments/_standings_page.html",
-            {
-                "event": event,
-                "kind": kind,
-                "individual": event.is_individual,
-                "figure_names": [f.label_en if english else f.label_zh for f in specs],
-                "rows": [{**r, "figure_values": [r.get(f.key, 0) for f in specs]} for r in shown],
-                "page": page,
-                "pages": range(1, pages + 1) if pages > 1 else [],
-            },
-        )
-        cache.set(key, table, STANDINGS_CACHE_SECONDS)
-    return mark_safe(table)  # noqa: S308 - our own template's output, names escaped
-
-
-def standings(request: HttpRequest, pk: int) -> HttpResponse:
-    """Live standings, a hundred rows per page (the CSV and the API have them all)."""
-    event = _event(request, pk)
-    kind = _kind(request, event)
-    table = _standings_table(request, event, kind)
-    return render(
-        request,
-        "tournaments/standings.html",
-        {
-            "event": event,
-            "kind": kind,
-            "kinds": standings_kinds(event),
-            "figure_names": [
-                f.label_en if get_language() == "en" else f.label_zh
-                for f in get_game(event.game).figure_specs
-                if f.holder == "seat"
-            ],
-            "table": table,
-            "tie_breaks": event.tie_break_labels(),
-            "refresh_seconds": 30,
-        },
-    )
-
-
-def standings_download(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
-    return standings_csv(event, _kind(request, event), for_people=True)
-
-
-def projector(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(request, pk)
-    round = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
-    standings = request.build_absolute_uri(reverse("tournaments:standings", args=[event.pk]))
-    context: dict[str, Any] = {
-        "event": event,
-        "round": round,
-        "byes": list(round_byes(round=round)) if round else [],
-        "tie_breaks": event.tie_break_labels(),
-        "standings_qr": qr_svg(standings, scale=4),
-        "standings_short": standings.split("://", 1)[-1],
-        "seconds": _seconds(request.GET.get("seconds", ""), default=15),
-    }
-    if event.is_individual:  # players at tables of four, their standings, units by best N
-        players = standings_rows_fresh(event, "player")[:PROJECTOR_ROWS]
-        context.update(
-            tables=slides.projector_tables(round=round) if round else [],
-            seat_numbers=range(1, event.table_size + 1),
-            rows=slides.player_rows(event, players),
-            figure_names=slides.figure_names(event),
-            units=event_standings_rows_cached(event=event, kind="unit")[:PROJECTOR_ROWS],
-        )
-        return render(request, "tournaments/projector.html", context)
-    context.update(
-        tables=list(round_tables(round=round)) if round else [],
-        rows=standings_rows_fresh(event, "team")[:PROJECTOR_ROWS],
-    )
-    return render(request, "tournaments/projector.html", context)
-
-
-#: The standings rows a projector pages through.
-PROJECTOR_ROWS = 60
-
-
-def _seconds(value: str, *, default: int) -> int:
-    """Seconds per projector page from the query (1 to 120), else ``default``."""
-    if value.isascii() and value.isdigit() and 1 <= int(value) <= 120:
-        return int(value)
-    return default
 
 
 def _ladder_svg_points(steps: list[tuple[int, int]], width: int = 240, height: int = 120) -> str:
@@ -367,7 +195,7 @@ def _team_note(note: dict[str, Any], side: str) -> dict[str, Any]:
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("event__meet", "unit"), pk=pk)
-    event = _event(request, team.event_id)
+    event = visible_event(request, team.event_id)
     members = list(team.members.select_related("player").order_by("order"))
     pairings = list(
         Pairing.objects.filter(round__event=event, round__status__in=["running", "completed"])
@@ -446,7 +274,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
-    event = _event(request, pk)
+    event = visible_event(request, pk)
     member = (
         TeamMember.objects.select_related("player", "team")
         .filter(event=event, player_id=player)
@@ -486,75 +314,4 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
             "units": units,
             "live": live,
         },
-    )
-
-
-def _meet_rows(request: HttpRequest, slug: str) -> tuple[Meet, list[Event], list[dict[str, Any]]]:
-    meet = get_object_or_404(Meet, slug=slug)
-    events = list(events_visible_to(request.user).filter(meet=meet).order_by("name"))
-    if not events:
-        raise Http404("No visible event in this meet.")
-    # Only a finished event gives placement points: a running one's order is not a placement.
-    rows = meet_unit_standings(meet=meet, user=request.user, finished_only=True)
-    names = dict(Unit.objects.filter(pk__in=[r.unit for r in rows]).values_list("pk", "name"))
-    event_names = {e.pk: e.name for e in events}
-    return (
-        meet,
-        events,
-        [
-            {
-                "rank": r.rank,
-                "tied": r.tied,
-                "unit": names.get(r.unit, ""),
-                "points": r.points,
-                "places": _places_by_event(r.places, event_names),
-            }
-            for r in rows
-        ],
-    )
-
-
-def _places_by_event(
-    places: tuple[tuple[int, int], ...], event_names: dict[int, str]
-) -> list[tuple[str, list[int]]]:
-    """A unit's places grouped by event, each event named once: [("团体赛", [1, 3])]."""
-    grouped: dict[int, list[int]] = {}
-    for event, place in places:
-        grouped.setdefault(event, []).append(place)
-    return [(event_names.get(e, ""), sorted(p)) for e, p in grouped.items()]
-
-
-def meet_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    meet, events, rows = _meet_rows(request, slug)
-    return render(
-        request,
-        "tournaments/meet_detail.html",
-        {
-            "meet": meet,
-            "events": events,
-            "rows": rows,
-            "placement_points": meet.placement_points,
-            "finished": sum(e.status == Event.Status.FINISHED for e in events),
-        },
-    )
-
-
-def meet_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """The meet's unit leaderboard as CSV (UTF-8 with a BOM for spreadsheet programs)."""
-    meet, _events, rows = _meet_rows(request, slug)
-    return csv_download(
-        f"meet-{meet.slug}.csv",
-        [str(_("Rank")), str(_("Unit")), str(_("Points")), str(_("Places in the events"))],
-        (
-            [
-                row["rank"],
-                row["unit"],
-                row["points"],
-                "; ".join(
-                    f"{name} " + ", ".join(f"#{p}" for p in places)
-                    for name, places in row["places"]
-                ),
-            ]
-            for row in rows
-        ),
     )

@@ -1,25 +1,22 @@
-"""Writes for tournaments. Tables are made through games' services: this app never builds games rows
-itself."""
+"""Writes of a round's draw: a new round paired by the event's format (team Swiss, round robin,
+individual seating), a draft's tables set by hand, one table made. Tables are made through
+games' services: this app never builds games rows itself."""
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from django.contrib.auth.models import (
-    Group,
-    Permission,
     User,
 )
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
-from games.models import Player, Table, TableMode
+from games.models import Table, TableMode
 from games.services import table_create
-from games.tables.access import access_changed
 from tournaments.common.i18n import join_list
 from tournaments.common.organizers import event_is_organizer as event_is_organizer
 from tournaments.common.organizers import event_organizer_require as event_organizer_require
@@ -29,156 +26,17 @@ from tournaments.draw import teams as pairing_algo
 from tournaments.events import sides
 from tournaments.models import (
     Event,
-    Membership,
     Pairing,
     PairingTally,
-    Registration,
     Round,
     RoundEntry,
     RoundLog,
     Team,
-    TeamMember,
-    Unit,
-    UnitKind,
 )
-from tournaments.results.tallies import event_tallies_refresh, tallies_refresh
-from tournaments.rounds.state import round_transition, round_transition_check
-from tournaments.selectors import duplicate_swiss_order, event_team_standings
-
-ORGANIZERS_GROUP = "organizers"
-
-#: What an organizer may do in the admin; which events they may do it to is limited by
-# Event.organizers.
-ORGANIZER_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
-    "tournaments": {
-        "event": ("view", "change"),
-        "team": ("view", "add", "change", "delete"),
-        "teammember": ("view", "add", "change", "delete"),
-        "round": ("view", "add", "change", "delete"),
-        "pairing": ("view", "add", "change", "delete"),
-        "roundentry": ("view", "add", "change", "delete"),
-        "roundlog": ("view",),
-        "registration": ("view", "add", "delete"),
-        "resultsubmission": ("view",),
-        "knockoutstage": ("view",),
-        "unit": ("view", "add", "change"),
-        "membership": ("view", "add", "change", "delete"),
-        "meet": ("view",),
-    },
-    "games": {"player": ("view", "add", "change")},
-}
-
-
-@transaction.atomic
-def organizer_group_ensure() -> Group:
-    """Return the organizers' group, creating it and (re)granting its model permissions."""
-    group, _created = Group.objects.get_or_create(name=ORGANIZERS_GROUP)
-    wanted = []
-    for models in ORGANIZER_PERMISSIONS.values():
-        for model, actions in models.items():
-            wanted += [f"{action}_{model}" for action in actions]
-    permissions = Permission.objects.filter(
-        content_type__app_label__in=ORGANIZER_PERMISSIONS, codename__in=wanted
-    )
-    group.permissions.set(permissions)
-    return group
-
-
-@transaction.atomic
-def event_organizer_add(*, event: Event, user: User) -> None:
-    """Make ``user`` an organizer of ``event``: staff, in the organizers' group, on the event."""
-    if not user.is_staff:
-        user.is_staff = True
-        user.save(update_fields=["is_staff"])
-    user.groups.add(organizer_group_ensure())
-    event.organizers.add(user)
-
-
-def event_results_changed(*, event: Event) -> None:
-    """Mark the event's standings as old (cached standings are keyed by this version)."""
-    Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
-
-
-@transaction.atomic
-def unit_get_or_create(
-    *, name: str, kind: UnitKind = UnitKind.DEPARTMENT, parent: Unit | None = None
-) -> Unit:
-    """Return the unit called ``name`` under ``parent``, creating it if needed."""
-    name = name.strip()
-    if not name:
-        raise ApplicationError(_("A unit needs a name."))
-    unit, _created = Unit.objects.get_or_create(name=name, parent=parent, defaults={"kind": kind})
-    return unit
-
-
-@transaction.atomic
-def membership_ensure(*, player: Player, unit: Unit, employee_number: str = "") -> Membership:
-    """Return the player's membership of ``unit``, creating it if needed."""
-    membership, _created = Membership.objects.get_or_create(
-        player=player, unit=unit, defaults={"employee_number": employee_number}
-    )
-    return membership
-
-
-def registration_ensure(*, event: Event, players: Sequence[Player]) -> None:
-    """Register ``players`` in ``event`` (those already registered stay as they are)."""
-    Registration.objects.bulk_create(
-        [Registration(event=event, player=player) for player in players], ignore_conflicts=True
-    )
-    access_changed()  # bulk_create sends no signal (games.tables.access)
-
-
-@transaction.atomic
-def team_create(
-    *, event: Event, name: str, players: Sequence[Player], unit: Unit | None = None
-) -> Team:
-    """Create a team of exactly ``event.team_size`` distinct players (in seat order; 大怪路子:
-    three) for ``event`` and return it.
-
-    Raises ApplicationError for an individual event, a wrong number of players, a repeated player,
-    a taken name, or a player already in another team of the event.
-    """
-    name = name.strip()
-    if not name:
-        raise ApplicationError(_("A team needs a name."))
-    if not sides.team_game(event.game):
-        raise ApplicationError(_("This event is individual: its players play for themselves."))
-    size = event.team_size
-    if len(players) != size:
-        raise ApplicationError(
-            _("A team has exactly %(size)d players, got %(count)d.")
-            % {"size": size, "count": len(players)}
-        )
-    if len({p.pk for p in players}) != size:
-        raise ApplicationError(_("A player can appear only once in a team."))
-    if Team.objects.filter(event=event, name=name).exists():
-        raise ApplicationError(
-            _("The event already has a team called “%(name)s”.") % {"name": name}
-        )
-    taken = TeamMember.objects.filter(event=event, player__in=players).select_related("player")
-    if taken:
-        names = join_list(sorted(m.player.name for m in taken))
-        raise ApplicationError(_("Already in a team of this event: %(names)s.") % {"names": names})
-    team = Team.objects.create(event=event, name=name, unit=unit)
-    registration_ensure(event=event, players=players)
-    event_results_changed(event=event)
-    TeamMember.objects.bulk_create(
-        TeamMember(team=team, event=event, player=player, order=order, size=size)
-        for order, player in enumerate(players)
-    )
-    access_changed()  # bulk_create sends no signal (games.tables.access)
-    return team
-
-
-@transaction.atomic
-def round_create(*, event: Event) -> Round:
-    """Create and return the event's next round (numbered after the last one)."""
-    last = event.rounds.order_by("-number").values_list("number", flat=True).first()
-    from tournaments.duplicate.deals import deal_seed_new
-
-    # a duplicate round's seed is drawn now: its deal sheets are shown before it starts
-    seed = deal_seed_new() if event.duplicate else None
-    return Round.objects.create(event=event, number=(last or 0) + 1, deal_seed=seed)
+from tournaments.results.tallies import event_tallies_refresh
+from tournaments.rounds.services import _round_locked, round_complete, round_confirm, round_create
+from tournaments.standings.selectors import duplicate_swiss_order
+from tournaments.standings.totals import event_team_standings
 
 
 @transaction.atomic
@@ -227,12 +85,6 @@ def pairing_create(
             % {"table": number, "round": round.number}
         ) from None
     return pairing
-
-
-# --- Organizers -----------------------------------------------------------------------------------
-
-
-# --- Rounds: draft → confirmed → running → completed ----------------------------------------------
 
 
 def _teams_ready(event: Event) -> list[Team]:
@@ -408,10 +260,6 @@ def _individual_round_create(*, event: Event, user: User | None, confirm: bool) 
     return round
 
 
-def _round_locked(round: Round) -> Round:
-    return Round.objects.select_for_update().select_related("event").get(pk=round.pk)
-
-
 @transaction.atomic
 def round_pairings_set(
     *,
@@ -477,122 +325,3 @@ def round_pairings_set(
     names = ", ".join(f"{teams[a].name}–{teams[b].name}" for a, b in pairs)
     round_log_add(round, user, RoundLog.Action.EDITED, f"tables: {names}; byes: {len(byes)}")
     return round
-
-
-@transaction.atomic
-def round_confirm(*, round: Round, user: User | None = None) -> Round:
-    """Confirm a draft round's tables (draft → confirmed); raise ConflictError otherwise."""
-    round = _round_locked(round)
-    event_organizer_require(event=round.event, user=user)
-    round_transition_check(round, Round.Status.CONFIRMED)
-    if not round.pairings.exists():
-        raise ApplicationError(_("Round %(round)d has no tables yet.") % {"round": round.number})
-    round_transition(round, Round.Status.CONFIRMED, user=user)
-    event_results_changed(event=round.event)  # its byes now count
-    return round
-
-
-@transaction.atomic
-def round_start(
-    *,
-    round: Round,
-    user: User | None = None,
-    start_matches: bool = True,
-    matches_start: Callable[[Round], int] | None = None,
-) -> Round:
-    """Start a confirmed round (confirmed → running; the event becomes running).
-
-    With ``start_matches`` each online table without a match gets one through games' services
-    (bots play themselves); offline tables wait for their referee's result. ``matches_start``
-    starts them another way (the knockout stage, the demo's bots) and says how many it started;
-    the round's log counts them.
-    """
-    round = _round_locked(round)
-    event = round.event
-    event_organizer_require(event=event, user=user)
-    round_transition_check(round, Round.Status.RUNNING)
-    if matches_start is None:
-        matches_start = _online_matches_start if start_matches else _no_matches_start
-
-    def started(round: Round) -> str:
-        if event.status != Event.Status.RUNNING:
-            event.status = Event.Status.RUNNING
-            event.save(update_fields=["status"])
-        count = matches_start(round)
-        tallies_refresh(pairings=round.pairings.all())  # the tables in play show as such at once
-        return f"online matches started: {count}"
-
-    return round_transition(round, Round.Status.RUNNING, user=user, then=started)
-
-
-def _no_matches_start(round: Round) -> int:
-    return 0
-
-
-def _online_matches_start(round: Round) -> int:
-    """A match at each online table of ``round`` without one; how many began."""
-    from games import services as games_services
-    from tournaments.knockout.selectors import pairing_deals
-
-    event = round.event
-    match_start = getattr(games_services, "match_start", None)
-    if match_start is None:
-        return 0
-    online = round.pairings.filter(
-        table__mode=Table.Mode.ONLINE, table__matches__isnull=True
-    ).select_related("table")
-    from tournaments.duplicate.deals import round_deal_seed
-
-    seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
-    started = 0
-    for pairing in online:
-        match_start(
-            table=pairing.table,
-            base_score=event.base_score,
-            deals_per_match=pairing_deals(pairing, event.deals_per_match),
-            rule_options=event.rule_options or None,
-            seed=seed,
-        )
-        started += 1
-    return started
-
-
-@transaction.atomic
-def round_complete(
-    *, round: Round, user: User | None = None, force: bool = False, reason: str = ""
-) -> Round:
-    """Complete a running round once every table's match has finished (running → completed).
-
-    Refreshes the round's tallies first. ``force`` completes it anyway (an organizer's decision,
-    logged with the unfinished tables and the ``reason`` given). Raises ConflictError naming the
-    unfinished tables.
-    """
-    round = _round_locked(round)
-    event_organizer_require(event=round.event, user=user)
-    round_transition_check(round, Round.Status.COMPLETED)
-    tallies_refresh(pairings=round.pairings.all())
-    unfinished = list(
-        round.pairings.exclude(tally__status=PairingTally.Status.FINISHED)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
-    if unfinished and not force:
-        raise ConflictError(
-            _("Round %(round)d still has unfinished tables: %(tables)s.")
-            % {"round": round.number, "tables": join_list(unfinished)}
-        )
-    detail = f"forced; unfinished tables: {unfinished}" if unfinished else ""
-    if detail and reason.strip():
-        detail = f"{detail}; {reason.strip()}"
-    return round_transition(round, Round.Status.COMPLETED, user=user, detail=detail)
-
-
-@transaction.atomic
-def team_withdraw(*, team: Team, user: User | None = None, withdrawn: bool = True) -> Team:
-    """Withdraw a team from later rounds (a no-show), or bring it back with ``withdrawn=False``.
-    Its results so far stay in the standings."""
-    team = Team.objects.select_for_update().select_related("event").get(pk=team.pk)
-    event_organizer_require(event=team.event, user=user)
-    team.withdrawn = withdrawn
-    team.save(update_fields=["withdrawn"])
-    return team

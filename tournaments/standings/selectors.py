@@ -1,0 +1,342 @@
+"""The standings as pages, the API and downloads read them: the kinds and columns an event
+shows, its rows (cached under the event's results version), and the duplicate order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import (
+    Q,
+)
+
+from engine.registry import get_game
+from tournaments.standings.totals import (
+    _event_team_figures,
+    _ranked,
+    _raw_rows,
+    _seat_figures,
+    event_player_standings,
+    event_team_standings,
+    event_unit_standings,
+)
+
+if TYPE_CHECKING:
+    pass
+from typing import TYPE_CHECKING
+
+from tournaments.events.memberships import player_units
+from tournaments.events.selectors import events_visible_to
+from tournaments.events.sides import side_figure
+from tournaments.knockout.selectors import event_final_placement
+from tournaments.models import (
+    Event,
+    Meet,
+    PlayerTotal,
+    Registration,
+    Team,
+    TeamMember,
+    Unit,
+)
+from tournaments.standings import ranking as standings
+from tournaments.standings.ranking import (
+    MeetStanding,
+    PlayerUnitStanding,
+    UnitStanding,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+STANDINGS_KINDS = ("team", "player", "unit")
+
+
+#: The columns of each standings table, in order (CSV header and API keys).
+STANDINGS_COLUMNS: dict[str, tuple[str, ...]] = {
+    "team": (
+        "rank",
+        "team_id",
+        "team",
+        "unit",
+        "points",
+        "wins",
+        "draws",
+        "losses",
+        "played",
+        "byes",
+        "highest_level",
+        "levels_gained",
+        "opponents_points",
+        "head_to_head",
+        "tied",
+    ),
+    "player": (
+        "rank",
+        "player_id",
+        "player",
+        "team",
+        "points",
+        "deals",
+        "average_place",
+        "tributes_paid",
+        "tributes_received",
+        "byes",
+        "tied",
+    ),
+    "unit": ("rank", "unit_id", "unit", "teams", "points", "wins", "best_rank", "tied"),
+}
+
+
+def standings_columns(event: Event, kind: str) -> tuple[str, ...]:
+    """The columns of the event's ``kind`` standings: the players also show the game's own figures
+    held by a seat (none in 大怪路子), and an individual event's units the players they count."""
+    if event.duplicate:  # the duplicate score beside the points
+        columns = list(_plain_columns(event, kind))
+        columns.insert(columns.index("points"), "duplicate")
+        return tuple(columns)
+    return _plain_columns(event, kind)
+
+
+def _plain_columns(event: Event, kind: str) -> tuple[str, ...]:
+    if kind == "player":  # a team event's players, too, show the figures a seat holds
+        base = STANDINGS_COLUMNS["player"]
+        extra = tuple(key for key, _higher in _seat_figures(event))
+        return (*base[:-1], *extra, base[-1])
+    if kind == "unit" and event.is_individual:
+        return ("rank", "unit_id", "unit", "players", "counted", "points", "best_rank", "tied")
+    return STANDINGS_COLUMNS[kind]
+
+
+def standings_kinds(event: Event) -> tuple[str, ...]:
+    """The standings an event has: teams, players and units; an individual event has no teams."""
+    return ("player", "unit") if event.is_individual else STANDINGS_KINDS
+
+
+def figure_labeller(game: str, key: str) -> Callable[[int], str]:
+    """How the game writes the values of one of its figures, looked up once for many rows."""
+    spec = next((f for f in get_game(game).figure_specs if f.key == key), None)
+    return spec.label if spec is not None else str
+
+
+def figure_label(game: str, key: str, value: int) -> str:
+    """How the game writes a value of one of its figures (大怪路子's level 14 is "A")."""
+    return figure_labeller(game, key)(value)
+
+
+def event_standings_rows(
+    *, event: Event, kind: str, plain: bool = False
+) -> list[dict[str, object]]:
+    """Return the event's ``kind`` standings ("team", "player" or "unit") as plain rows with names,
+    in a bounded number of queries. Raises ValueError for another kind. A duplicate event's rows
+    carry the duplicate score and rank by it (``plain``: without it)."""
+    if kind not in STANDINGS_KINDS:
+        raise ValueError(f"kind is one of: {', '.join(STANDINGS_KINDS)}")
+    if event.duplicate and not plain:
+        from tournaments.duplicate import deals as duplicate
+
+        plain_rows = event_standings_rows(event=event, kind=kind, plain=True)
+        return duplicate.standings_rows(event=event, kind=kind, rows=plain_rows)
+    teams = {
+        pk: (name, unit) for pk, name, unit in event.teams.values_list("pk", "name", "unit__name")
+    }
+    if kind == "team":
+        level = figure_labeller(event.game, side_figure(event.game) or "")
+        return [
+            {
+                "rank": r.rank,
+                "team_id": r.team,
+                "team": teams[r.team][0],
+                "unit": teams[r.team][1] or "",
+                "points": r.points,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "played": r.played,
+                "byes": r.byes,
+                "highest_level": level(r.highest_level),
+                "levels_gained": r.levels_gained,
+                "opponents_points": r.opponents_points,
+                "head_to_head": r.head_to_head,
+                "tied": r.tied,
+            }
+            for r in event_team_standings(event=event)
+        ]
+    if kind == "player":
+        from games.models import Player
+
+        rows = event_player_standings(event=event)
+        # The names of the event's players (those with totals, members, registered): a few more
+        # than the rows may need, read by subqueries rather than an IN list of thousands of ids.
+        names = dict(
+            _raw_rows(
+                Player.objects.filter(
+                    Q(pk__in=PlayerTotal.objects.filter(event=event).values("player_id"))
+                    | Q(pk__in=TeamMember.objects.filter(event=event).values("player_id"))
+                    | Q(pk__in=Registration.objects.filter(event=event).values("player_id"))
+                )
+                .order_by()
+                .values_list("pk", "name")
+            )
+        )
+        extra = [key for key, _higher in _seat_figures(event)]
+        return [
+            {
+                "rank": r.rank,
+                "player_id": r.player,
+                "player": names.get(r.player, ""),
+                "team": teams[r.team][0] if r.team in teams else "",
+                "points": r.points,
+                "deals": r.deals,
+                "average_place": r.average_place,
+                "tributes_paid": r.tributes_paid,
+                "tributes_received": r.tributes_received,
+                "byes": r.byes,
+                **{key: r.figures.get(key, 0) for key in extra},
+                "tied": r.tied,
+            }
+            for r in rows
+        ]
+
+    if event.is_individual:
+        found = standings_units = event_unit_standings(event=event)
+        unit_names = dict(
+            Unit.objects.filter(pk__in=[r.unit for r in found]).values_list("pk", "name")
+        )
+        return [
+            {
+                "rank": r.rank,
+                "unit_id": r.unit,
+                "unit": unit_names.get(r.unit, ""),
+                "players": r.players,
+                "counted": r.counted,
+                "points": r.points,
+                "best_rank": r.best_rank,
+                "tied": r.tied,
+            }
+            for r in standings_units
+            if isinstance(r, PlayerUnitStanding)
+        ]
+    rows_u = event_unit_standings(event=event)
+    unit_names = dict(
+        Unit.objects.filter(pk__in=[r.unit for r in rows_u]).values_list("pk", "name")
+    )
+    return [
+        {
+            "rank": r.rank,
+            "unit_id": r.unit,
+            "unit": unit_names.get(r.unit, ""),
+            "teams": r.teams,
+            "points": r.points,
+            "wins": r.wins,
+            "best_rank": r.best_rank,
+            "tied": r.tied,
+        }
+        for r in rows_u
+        if isinstance(r, UnitStanding)
+    ]
+
+
+#: How long computed standings are reused at most; any new result makes them old at once (the
+#: event's results_version is part of the key), so this only bounds staleness of names.
+STANDINGS_CACHE_SECONDS = 30
+
+
+def event_results_version(*, event: Event) -> int:
+    """Return the event's results version as it is now (one query): any new or corrected result
+    raises it, so it keys whatever is computed from the results."""
+    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).first()
+    return version or 0
+
+
+def event_standings_cache_key(*, event: Event, version: int, kind: str) -> str:
+    """Return the cache key prefix of ``kind`` standings at results ``version``."""
+    return f"luzi:standings:{event.pk}:{event.created_at.timestamp()}:{version}:{kind}"
+
+
+def event_standings_rows_cached(
+    *, event: Event, kind: str, version: int | None = None
+) -> list[dict[str, object]]:
+    """Return :func:`event_standings_rows`, reused while the event's results are unchanged
+    (``version``, read when not given, is the results version they were computed at)."""
+    from django.core.cache import cache
+
+    if version is None:
+        version = event_results_version(event=event)
+    key = event_standings_cache_key(event=event, version=version, kind=kind)
+    rows = cache.get(key)
+    if rows is None:
+        rows = event_standings_rows(event=event, kind=kind)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
+
+
+def duplicate_swiss_order(event: Event, ordered: list[Any]) -> list[Any]:
+    """A duplicate event's Swiss draw takes the teams (players) in the order of the duplicate
+    standings; ``ordered`` (teams or players, by the plain standings) keeps its order among
+    equals and for those the standings do not list."""
+    kind, key = ("player", "player_id") if event.is_individual else ("team", "team_id")
+    rank = {int(str(r[key])): i for i, r in enumerate(event_standings_rows(event=event, kind=kind))}
+    position = {id(item): i for i, item in enumerate(ordered)}
+    return sorted(ordered, key=lambda item: (rank.get(item.pk, len(rank)), position[id(item)]))
+
+
+def duplicate_meet_ranking(event: Event) -> list[tuple[int, int | None]]:
+    """(rank, unit) of a duplicate event's teams (or its units, individual) by duplicate score,
+    for the meet's placement points."""
+    if event.is_individual:
+        return [
+            (int(str(r["rank"])), int(str(r["unit_id"])))
+            for r in event_standings_rows(event=event, kind="unit")
+        ]
+    units = dict(Team.objects.filter(event=event).values_list("pk", "unit_id"))
+    return [
+        (int(str(r["rank"])), units.get(int(str(r["team_id"]))))
+        for r in event_standings_rows(event=event, kind="team")
+    ]
+
+
+def meet_placement(*, event: Event) -> list[tuple[int, int | None]] | None:
+    """The event's places with each placed entrant's unit, for the meet's placement points
+    (None: no knockout stage; the meet then ranks the event as it always did)."""
+    rows = event_final_placement(event=event)
+    if rows is None:
+        return None
+    if event.is_individual:
+        units = player_units(event)
+    else:
+        units = dict(event.teams.values_list("pk", "unit_id"))
+    return [(row.place, units.get(row.entrant)) for row in rows]
+
+
+def meet_unit_standings(
+    *,
+    meet: Meet,
+    user: User | AnonymousUser | None = None,
+    finished_only: bool = False,
+) -> list[MeetStanding]:
+    """Return the meet's unit leaderboard: placement points over its (visible) events; with
+    ``finished_only`` an event gives placement points only once it has finished."""
+    events = Event.objects.filter(meet=meet)
+    if finished_only:
+        events = events.filter(status=Event.Status.FINISHED)
+    if user is not None:
+        events = events.filter(pk__in=events_visible_to(user).values("pk"))
+    rankings: dict[int, list[tuple[int, int | None]]] = {}
+    for event in events:
+        placement = meet_placement(event=event)  # knockout places first, then the group stage
+        if placement is not None:
+            rankings[event.pk] = placement
+            continue
+        if event.duplicate:  # ranked by the duplicate score
+            rankings[event.pk] = duplicate_meet_ranking(event)
+            continue
+        if event.is_individual:
+            rankings[event.pk] = [(row.rank, row.unit) for row in event_unit_standings(event=event)]
+            continue
+        totals, beaten, units = _event_team_figures(event=event)
+        rankings[event.pk] = [
+            (row.rank, units.get(row.team)) for row in _ranked(event, totals, beaten)
+        ]
+    return standings.meet_standings(rankings, list(meet.placement_points or []))
