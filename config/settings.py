@@ -238,7 +238,7 @@ HEALTHZ_BROKER_TIMEOUT = ENV.healthz_broker_timeout
 # /healthz: live matches with no progress for this long mean a stalled worker (config/health.py).
 LUZI_WORKER_STALL_SECONDS = 120.0
 
-# --- Tables against bots (games/tables/limits.py) --------------------------------------------------------
+# --- Tables against bots (games/tables/limits.py) -------------------------------------------------
 # Practice matches a person may have going on at once, in all games together (one per game: 练习
 # again goes back to it), and same-deal challenges still being played; one more is a 409 naming
 # the open ones. Opening them (练习, 挑战这副牌; going back counts too) is throttled per person by

@@ -124,7 +124,8 @@ class Table(models.Model):
 
     @property
     def title(self) -> str:
-        """The table's name as a page shows it, in the active language (see games.tables.context)."""
+        """The table's name as a page shows it, in the active language (see
+        games.tables.context)."""
         return table_title(self.name)
 
 

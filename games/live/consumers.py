@@ -1,12 +1,12 @@
 """Live tables over WebSockets (Django Channels).
 
 Each browser at a table (player or spectator) holds one WebSocket at ``/ws/tables/<id>/``. On
-every change the game services call ``games.live.events.table_changed``, which sends ``table.changed``
-to the table's group; each connection then reads the state *for its own seat* (the seat of the
-logged-in player sitting there, None for everyone else) and pushes it. So a message never carries
-another seat's hand: it is the same ``table_state`` the API answers with. Reading it is cheap: the
-selector builds a table's state once per change and process (one query tells whether it changed),
-and changes that arrive while a read is under way are coalesced into one more read.
+every change the game services call ``games.live.events.table_changed``, which sends
+``table.changed`` to the table's group; each connection then reads the state *for its own seat* (the
+seat of the logged-in player sitting there, None for everyone else) and pushes it. So a message
+never carries another seat's hand: it is the same ``table_state`` the API answers with. Reading it
+is cheap: the selector builds a table's state once per change and process (one query tells whether
+it changed), and changes that arrive while a read is under way are coalesced into one more read.
 
 The reads run on a small pool of their own (``PUSH_THREADS``): many threads reading at once would
 only take turns at the interpreter lock, and the event loop (which answers the players' requests
@@ -19,9 +19,9 @@ turns when its time runs out until the person is back (the rules' limit of conse
 plays still applies); only the confirmed "leave the table" (the API) is leaving.
 
 Who may look: the viewer is checked at connect, and again before a push whenever the access epoch
-moved (games.tables.access: an event turned private or duplicate, a round started, a seat, registration
-or organizer changed). A viewer who may no longer see the table is closed with 4403; one whose
-seat changed with 4409, and the browser reconnects to its new view.
+moved (games.tables.access: an event turned private or duplicate, a round started, a seat,
+registration or organizer changed). A viewer who may no longer see the table is closed with 4403;
+one whose seat changed with 4409, and the browser reconnects to its new view.
 
 Bad frames (binary, too long, JSON nested too deep) are closed with 4400 and a reason. Whatever
 ends a connection (the browser, a bad frame, an error in a handler), its tasks are cancelled and

@@ -28,7 +28,7 @@ def table_changed(table_id: int) -> None:
     push_table_changed(table_id)
 
 
-# --- push to browsers (games/live/consumers.py) ---------------------------------------------------------
+# --- push to browsers (games/live/consumers.py) ---------------------------------------------------
 
 
 def group_name(table_id: int) -> str:

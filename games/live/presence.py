@@ -1,7 +1,7 @@
 """Who is at a table: each seat's open pages, counted in Django's ``presence`` cache.
 
-Each WebSocket of a seated person counts +1 while it is open (games.live.consumers). A seat with no open
-page is *away* (离线): its turns are played by the system when its time runs out, as for anyone
+Each WebSocket of a seated person counts +1 while it is open (games.live.consumers). A seat with no
+open page is *away* (离线): its turns are played by the system when its time runs out, as for anyone
 who does not act in time, and the others see it. Being away is never an escape: only the confirmed
 "leave the table" or the rules' limit of consecutive system plays is (docs/rules.md). At a table
 whose bots play every seat (``Match.autoplay``: the demo, rehearsals) a person who is present plays

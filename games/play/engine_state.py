@@ -2,8 +2,8 @@
 
 The database is the truth: a match's engine state is replayed from its rows (the match seed and
 options, each deal's actions in order). Replaying a match is a few milliseconds, so each process
-keeps the states it built in its cache of table states (games.play.state_cache), under the version of
-the committed rows they were built from (the match's seed and creation time, the current deal
+keeps the states it built in its cache of table states (games.play.state_cache), under the version
+of the committed rows they were built from (the match's seed and creation time, the current deal
 number and its number of actions, the match status, a seat that left). Actions are append-only,
 so a version names one state; a process only caches what has been committed.
 """

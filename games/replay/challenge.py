@@ -62,8 +62,8 @@ def challenge_start(*, user: User | AnonymousUser, deal: Deal, seat: Any) -> Cha
     of ``deal``, bots in the other seats, and start it.
 
     The user's challenge of the same deal and seat that is still being played is returned
-    instead of a second one (concurrent requests of one user take turns: games.tables.limits). Raises
-    NotAllowedError for an anonymous user, ApplicationError for a deal whose hands are hidden
+    instead of a second one (concurrent requests of one user take turns: games.tables.limits).
+    Raises NotAllowedError for an anonymous user, ApplicationError for a deal whose hands are hidden
     (unfinished, or kept hidden by a rule) or a seat out of range, and OpenTablesError (409) when
     the user has ``LUZI_CHALLENGES_OPEN_MAX`` other challenges still being played.
     """
@@ -113,8 +113,8 @@ def challenge_start(*, user: User | AnonymousUser, deal: Deal, seat: Any) -> Cha
 
 
 def table_rule(table_id: int, user: Any) -> bool | None:
-    """games.tables.access: a challenge's table holds the cards of the deal it plays again, so its play,
-    its deal's replay and record are seen only by whoever may see that deal's table (a private
+    """games.tables.access: a challenge's table holds the cards of the deal it plays again, so its
+    play, its deal's replay and record are seen only by whoever may see that deal's table (a private
     event's, a duplicate round's); the challenger is seated, and games lets them in first."""
     source = (
         Challenge.objects.filter(match__table_id=table_id)

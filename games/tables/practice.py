@@ -104,9 +104,9 @@ def practice_table_open(
 
     When the user already has a practice match of that game going on, return that table instead:
     a second one would leave the first to the timers (and count as an escape there); concurrent
-    requests of one user take turns (games.tables.limits.person_lock), so they open one table. Raises
-    OpenTablesError (409) when the user has ``LUZI_PRACTICE_OPEN_MAX`` practice matches of other
-    games going on.
+    requests of one user take turns (games.tables.limits.person_lock), so they open one table.
+    Raises OpenTablesError (409) when the user has ``LUZI_PRACTICE_OPEN_MAX`` practice matches of
+    other games going on.
     """
     game = practice_game(game)
     kind = practice_level_kind(level)

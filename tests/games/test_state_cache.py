@@ -1,6 +1,6 @@
-"""The process's one cache of table states (games.play.state_cache): whatever changed in the committed
-rows, a table's state read through the cache is exactly the one built from the rows alone; the
-cache is bounded; two matches that got the same row id never share an entry."""
+"""The process's one cache of table states (games.play.state_cache): whatever changed in the
+committed rows, a table's state read through the cache is exactly the one built from the rows alone;
+the cache is bounded; two matches that got the same row id never share an entry."""
 
 from __future__ import annotations
 

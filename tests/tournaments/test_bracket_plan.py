@@ -1,6 +1,6 @@
-"""The bracket plan (tournaments.knockout.bracket), pure: whatever the results, every seed has one place in
-range, a played bracket gives every place exactly as the places played say, and the plan never
-seats a seed twice in a round."""
+"""The bracket plan (tournaments.knockout.bracket), pure: whatever the results, every seed has one
+place in range, a played bracket gives every place exactly as the places played say, and the plan
+never seats a seed twice in a round."""
 
 from __future__ import annotations
 

@@ -156,8 +156,8 @@ def test_the_pages_download_speaks_the_pages_language(played) -> None:
 
 
 def test_every_spreadsheet_writer_is_the_shared_one() -> None:
-    """A CSV or XLSX written anywhere else would skip the escaping: only tournaments/common/exports.py
-    writes them (tournaments/events/importing.py only reads)."""
+    """A CSV or XLSX written anywhere else would skip the escaping: only
+    tournaments/common/exports.py writes them (tournaments/events/importing.py only reads)."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]

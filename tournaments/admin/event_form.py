@@ -2,10 +2,10 @@
 fields (checkboxes, numbers, choices in words) instead of raw JSON.
 
 The rule options offered are the chosen game's (``Game.option_specs``, through
-:mod:`tournaments.events.option_fields`): the game posted, else the one the add page names (``?game=``),
-else the event's. A hidden ``options_game`` says which game's options the page showed: when the
-game is changed, the options the page showed (another game's) are not applied, and the new game
-starts from its defaults.
+:mod:`tournaments.events.option_fields`): the game posted, else the one the add page names
+(``?game=``), else the event's. A hidden ``options_game`` says which game's options the page showed:
+when the game is changed, the options the page showed (another game's) are not applied, and the new
+game starts from its defaults.
 """
 
 from __future__ import annotations

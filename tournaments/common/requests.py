@@ -15,7 +15,8 @@ from tournaments.models import Event
 
 
 def visible_event(request: HttpRequest, pk: int) -> Event:
-    """The event ``pk`` if the visitor may see it (a private event only for its people), else 404."""
+    """The event ``pk`` if the visitor may see it (a private event only for its people), else
+    404."""
     return get_object_or_404(events_visible_to(request.user).select_related("meet"), pk=pk)
 
 

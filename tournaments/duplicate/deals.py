@@ -158,10 +158,10 @@ def deal_rule(deal: Any) -> bool | None:
 
 
 def table_rule(table_id: int, user: Any) -> bool | None:
-    """games.tables.access: while a duplicate round has a table still playing, its tables are watched
-    only by their own players (games lets a seated person in before any rule) and the event's
-    organizers: anyone else may be a player of another table (on another device, too), who must
-    not see the deals before their own table has played them."""
+    """games.tables.access: while a duplicate round has a table still playing, its tables are
+    watched only by their own players (games lets a seated person in before any rule) and the
+    event's organizers: anyone else may be a player of another table (on another device, too), who
+    must not see the deals before their own table has played them."""
     row = _duplicate_round_of_table(table_id)
     if row is None:
         return None
@@ -178,8 +178,8 @@ def table_rule(table_id: int, user: Any) -> bool | None:
 def tally_matches_publish(
     rows: Sequence[Mapping[str, Any]], latest: dict[int, dict[str, Any]], *, full: bool = True
 ) -> None:
-    """tournaments.results.services: replace each duplicate round's match (in ``latest``, by table) by
-    what its published deals make of it: points and figures after the last published deal, not
+    """tournaments.results.services: replace each duplicate round's match (in ``latest``, by table)
+    by what its published deals make of it: points and figures after the last published deal, not
     finished (no winner) while a deal of it is unpublished; ``published`` names the last deal the
     tally may count. ``rows`` are the pairings (``round_id``, ``round__event__duplicate``).
 
@@ -269,7 +269,8 @@ def tally_matches_publish(
 def deals_published(
     deals: Mapping[int, list[dict[str, Any]]], latest: Mapping[int, dict[str, Any]]
 ) -> None:
-    """tournaments.results.services: drop from ``deals`` (by match) those after a match's published ones."""
+    """tournaments.results.services: drop from ``deals`` (by match) those after a match's published
+    ones."""
     for match in latest.values():
         last = match.get("published")
         if last is not None and match["id"] in deals:

@@ -1,7 +1,8 @@
 """The organizers' event forms: create an event, change its settings, add a co-organizer.
 
-The rule options are the event's game's, built from the registry (:mod:`tournaments.events.option_fields`),
-with their Chinese names and help; choices are shown in words.
+The rule options are the event's game's, built from the registry
+(:mod:`tournaments.events.option_fields`), with their Chinese names and help; choices are shown in
+words.
 """
 
 from __future__ import annotations

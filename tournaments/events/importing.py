@@ -4,9 +4,9 @@ written.
 Columns (a header row; Chinese or English names): name (姓名), unit (单位 / 部门),
 team (队伍 / 队名, optional), employee number (工号, optional). Players without a team are formed
 into teams of three within their unit, in file order. Reading and planning are pure (plain
-dataclasses, no Django); :func:`tournaments.events.registration_import.event_import` writes a valid plan
-in one transaction. Messages are English unless the caller passes its ``gettext`` (the services pass
-Django's, so an organizer reads them in their language).
+dataclasses, no Django); :func:`tournaments.events.registration_import.event_import` writes a valid
+plan in one transaction. Messages are English unless the caller passes its ``gettext`` (the services
+pass Django's, so an organizer reads them in their language).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Reads of the knockout stage that the rest of tournaments needs without its services: a match's
 size, label and length, the bracket as its decided matches stand, and the event's final placement
-(knockout places first, then the group stage's order). :mod:`tournaments.knockout.services` holds the
-writes (break, seeds, confirm, start, complete)."""
+(knockout places first, then the group stage's order). :mod:`tournaments.knockout.services` holds
+the writes (break, seeds, confirm, start, complete)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 organizer's knockout page (break, seeds, confirm, start, complete, a match's length), and the
 bracket's API (read for the public, writes for the event's organizers only).
 
-Reads come from :func:`bracket_data`; writes go through tournaments.knockout.services's services, so an
-ApplicationError is a message (pages) or a 4xx with its message (API), never a server error.
+Reads come from :func:`bracket_data`; writes go through tournaments.knockout.services's services, so
+an ApplicationError is a message (pages) or a 4xx with its message (API), never a server error.
 """
 
 from __future__ import annotations

@@ -331,7 +331,8 @@ class Event(models.Model):
         return sides.team_size(self.game)
 
     def knockout_stage_exists(self) -> bool:
-        """Whether a knockout stage (tournaments.knockout.services) closed the event's group stage."""
+        """Whether a knockout stage (tournaments.knockout.services) closed the event's group
+        stage."""
         from tournaments.models.knockout import KnockoutStage  # knockout.py builds on this module
 
         return KnockoutStage.objects.filter(event_id=self.pk).exists()

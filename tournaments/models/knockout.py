@@ -138,8 +138,8 @@ class KnockoutEntrant(models.Model):
 
 
 class KnockoutMatch(models.Model):
-    """A match of the bracket (its ``key`` in tournaments.knockout.bracket's plan), its pairing in a round,
-    its length, the tie-break deal's pairing when one was needed, and its result."""
+    """A match of the bracket (its ``key`` in tournaments.knockout.bracket's plan), its pairing in a
+    round, its length, the tie-break deal's pairing when one was needed, and its result."""
 
     stage = models.ForeignKey(
         KnockoutStage,

@@ -1,7 +1,7 @@
 """Results: offline results entered by referees, confirmed or rejected by a second person.
 
-The tallies of games' matches for the standings live in :mod:`tournaments.results.tallies` (named here
-too, for the callers that import them from here).
+The tallies of games' matches for the standings live in :mod:`tournaments.results.tallies` (named
+here too, for the callers that import them from here).
 """
 
 from __future__ import annotations

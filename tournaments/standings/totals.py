@@ -247,8 +247,8 @@ def _event_team_figures(
 
 def event_team_totals(*, event: Event) -> tuple[list[TeamTotals], list[tuple[int, int]]]:
     """Return the event's team totals, summed in the database from the tallies (the same figures
-    as :func:`tournaments.standings.ranking.team_totals`), and the (winner, loser) pairs of the finished
-    matches between teams that share points, wins and highest level (only when head-to-head
+    as :func:`tournaments.standings.ranking.team_totals`), and the (winner, loser) pairs of the
+    finished matches between teams that share points, wins and highest level (only when head-to-head
     breaks ties). Three queries at most, whatever the number of teams or deals."""
     totals, beaten, _units = _event_team_figures(event=event)
     return totals, beaten
