@@ -28,7 +28,9 @@ from tests.workers import celery_workers
 from tournaments.draw import services as draw_services
 from tournaments.events import entries as events_entries
 from tournaments.events.registration_import import event_import, event_import_plan
-from tournaments.knockout import services as knockout
+from tournaments.knockout import deciding as knockout_deciding
+from tournaments.knockout import selectors as knockout_selectors
+from tournaments.knockout import services as knockout_services
 from tournaments.models import Event, KnockoutStage, Pairing, TeamMember
 from tournaments.rounds.running import round_run
 from tournaments.standings.selectors import event_standings_rows, standings_columns
@@ -137,19 +139,21 @@ def test_a_team_event_of_a_two_a_side_game_runs_end_to_end() -> None:
         assert round_run(round=second, bots=True, bot_delay_ms=0, timeout=120).complete
 
         # a knockout stage of the top four
-        stage = knockout.knockout_break(event=event, size=4, deals_per_match=1, final_deals=1)
-        knockout.knockout_confirm(stage=stage)
+        stage = knockout_services.knockout_break(
+            event=event, size=4, deals_per_match=1, final_deals=1
+        )
+        knockout_services.knockout_confirm(stage=stage)
         for _step in range(8):  # semi-finals, finals, and any tie-break deals
             stage.refresh_from_db()
             if stage.status == KnockoutStage.Status.COMPLETED:
                 break
-            current = knockout.stage_current_round(stage)
+            current = knockout_selectors.stage_current_round(stage)
             assert current is not None
             assert round_run(round=current, bots=True, bot_delay_ms=0, timeout=120).complete
-            knockout.knockout_complete(stage=stage)
+            knockout_deciding.knockout_complete(stage=stage)
         stage.refresh_from_db()
         assert stage.status == KnockoutStage.Status.COMPLETED
-        placement = knockout.event_final_placement(event=event)
+        placement = knockout_selectors.event_final_placement(event=event)
         assert placement is not None and [p.place for p in placement][:4] == [1, 2, 3, 4]
 
         # a duplicate event of the same game: every table of a round deals the same deals

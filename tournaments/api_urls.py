@@ -5,7 +5,7 @@ from django.urls import path
 from config import converters  # noqa: F401  (registers <id:...>)
 from tournaments.duplicate import views as duplicate_views
 from tournaments.events import apis as events_apis
-from tournaments.knockout import views as bracket_views
+from tournaments.knockout import apis as knockout_apis
 from tournaments.results import apis as results_apis
 from tournaments.results import deals_api
 from tournaments.rounds import apis as rounds_apis
@@ -30,24 +30,24 @@ urlpatterns = [
         name="event-duplicate",
     ),
     path("events/<id:pk>/import/", events_apis.EventImportApi.as_view(), name="event-import"),
-    path("events/<id:pk>/bracket/", bracket_views.BracketApi.as_view(), name="bracket"),
-    path("events/<id:pk>/bracket.csv", bracket_views.BracketCsvApi.as_view(), name="bracket-csv"),
+    path("events/<id:pk>/bracket/", knockout_apis.BracketApi.as_view(), name="bracket"),
+    path("events/<id:pk>/bracket.csv", knockout_apis.BracketCsvApi.as_view(), name="bracket-csv"),
     *[
         path(
             f"events/<id:pk>/bracket/{action}/",
-            bracket_views.BracketActionApi.as_view(action=action),
+            knockout_apis.BracketActionApi.as_view(action=action),
             name=f"bracket-{action}",
         )
         for action in ("break", "seeds", "replace", "cancel", "confirm", "start", "complete")
     ],
     path(
         "events/<id:pk>/bracket/matches/<str:key>/walkover/",
-        bracket_views.BracketMatchWalkoverApi.as_view(),
+        knockout_apis.BracketMatchWalkoverApi.as_view(),
         name="bracket-match-walkover",
     ),
     path(
         "events/<id:pk>/bracket/matches/<str:key>/length/",
-        bracket_views.BracketMatchLengthApi.as_view(),
+        knockout_apis.BracketMatchLengthApi.as_view(),
         name="bracket-match-length",
     ),
     path(

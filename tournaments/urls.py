@@ -2,10 +2,12 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>)
 from tournaments.duplicate import views as duplicate_views
+from tournaments.events import manage as events_manage
 from tournaments.events import pages as events_pages
 from tournaments.events import views as event_views
-from tournaments.knockout import views as bracket_views
-from tournaments.rounds import dashboard as manage_views
+from tournaments.knockout import views as knockout_views
+from tournaments.results import views as results_views
+from tournaments.rounds import dashboard as rounds_dashboard
 from tournaments.rounds import views as rounds_views
 from tournaments.standings import views as standings_views
 
@@ -28,34 +30,34 @@ urlpatterns = [
     path("events/<id:pk>/players/<id:player>/", events_pages.player_detail, name="player_detail"),
     path("teams/<id:pk>/", events_pages.team_detail, name="team_detail"),
     # The knockout stage (tournaments.knockout.views)
-    path("events/<id:pk>/bracket/", bracket_views.bracket, name="bracket"),
-    path("events/<id:pk>/bracket.csv", bracket_views.bracket_download, name="bracket_csv"),
-    path("events/<id:pk>/manage/knockout/", bracket_views.manage, name="knockout_manage"),
+    path("events/<id:pk>/bracket/", knockout_views.bracket, name="bracket"),
+    path("events/<id:pk>/bracket.csv", knockout_views.bracket_download, name="bracket_csv"),
+    path("events/<id:pk>/manage/knockout/", knockout_views.manage, name="knockout_manage"),
     path(
         "events/<id:pk>/manage/knockout/<str:action>/",
-        bracket_views.manage_action,
+        knockout_views.manage_action,
         name="knockout_action",
     ),
     # Organizers
-    path("events/<id:pk>/manage/", manage_views.dashboard, name="dashboard"),
+    path("events/<id:pk>/manage/", rounds_dashboard.dashboard, name="dashboard"),
     path("events/<id:pk>/manage/settings/", event_views.event_settings, name="event_settings"),
     path("events/<id:pk>/manage/staff/", event_views.staff_add, name="staff_add"),
     path("events/<id:pk>/referee/", event_views.referee_tables, name="referee_tables"),
-    path("events/<id:pk>/manage/import/", manage_views.import_players, name="import"),
-    path("events/<id:pk>/manage/codes/", manage_views.login_codes, name="login_codes"),
+    path("events/<id:pk>/manage/import/", events_manage.import_players, name="import"),
+    path("events/<id:pk>/manage/codes/", events_manage.login_codes, name="login_codes"),
     path(
         "events/<id:pk>/manage/players/withdraw/",
-        manage_views.player_withdraw,
+        events_manage.player_withdraw,
         name="player_withdraw",
     ),
     path(
         "events/<id:pk>/manage/rounds/<str:action>/",
-        manage_views.round_action,
+        rounds_dashboard.round_action,
         name="round_action",
     ),
     path(
         "events/<id:pk>/manage/rounds/<id:number>/sheets/",
-        manage_views.score_sheets,
+        results_views.score_sheets,
         name="score_sheets",
     ),
     path(
@@ -66,12 +68,12 @@ urlpatterns = [
     path("events/<id:pk>/manage/duplicate/", duplicate_views.duplicate_set, name="duplicate_set"),
     path(
         "events/<id:pk>/manage/tables/<id:pairing>/result/",
-        manage_views.table_result,
+        results_views.table_result,
         name="table_result",
     ),
     path(
         "events/<id:pk>/manage/tables/<id:pairing>/sheet/",
-        manage_views.score_sheet,
+        results_views.score_sheet,
         name="score_sheet",
     ),
 ]

@@ -15,7 +15,8 @@ from tests.browser.conftest import ARTIFACTS
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.draw import services as draw_services
 from tournaments.events import staff as events_staff
-from tournaments.knockout import services as knockout
+from tournaments.knockout import deciding as knockout_deciding
+from tournaments.knockout import services as knockout_services
 from tournaments.models import KnockoutMatch, KnockoutStage
 from tournaments.results.services import result_confirm, result_submit
 from tournaments.rounds import services as rounds_services
@@ -75,7 +76,7 @@ def test_the_bracket_page_follows_the_knockout_stage_on_a_phone(
     stage = KnockoutStage.objects.get(event=event)
     seeds = {e.seed: e.team.name for e in stage.entrants.select_related("team")}
     _enter_open_matches(stage, referee, checker)
-    knockout.knockout_complete(stage=stage, user=referee)  # quarter-finals decided
+    knockout_deciding.knockout_complete(stage=stage, user=referee)  # quarter-finals decided
 
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.goto(f"{live_asgi}/events/{event.pk}/bracket/")
@@ -103,9 +104,9 @@ def test_the_bracket_page_follows_the_knockout_stage_on_a_phone(
     page.screenshot(path=str(ARTIFACTS / "bracket-phone-running.png"), full_page=True)
 
     for _round in range(2):  # semi-finals, then the final and the third-place match
-        knockout.knockout_start(stage=stage, user=referee)
+        knockout_services.knockout_start(stage=stage, user=referee)
         _enter_open_matches(stage, referee, checker)
-        knockout.knockout_complete(stage=stage, user=referee)
+        knockout_deciding.knockout_complete(stage=stage, user=referee)
     page.reload()
     assert f"冠军：{seeds[1]}" in page.locator(".champion").inner_text()
     path = page.locator(".bracket-match.champion-path")

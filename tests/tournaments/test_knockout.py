@@ -18,7 +18,10 @@ from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.draw import services as draw_services
 from tournaments.events import entries as events_entries
 from tournaments.events import staff as events_staff
-from tournaments.knockout import services as knockout
+from tournaments.knockout import decided as knockout_decided
+from tournaments.knockout import deciding as knockout_deciding
+from tournaments.knockout import selectors as knockout_selectors
+from tournaments.knockout import services as knockout_services
 from tournaments.knockout.bracket import bracket_order, plan, snake_tables
 from tournaments.models import (
     Event,
@@ -77,20 +80,20 @@ def _play_group_round(event: Event, people: dict[str, Any], winners: set[int]) -
 
 
 def _ko_round(stage: KnockoutStage) -> Round:
-    current = knockout.stage_current_round(stage)
+    current = knockout_selectors.stage_current_round(stage)
     assert current is not None
     return current
 
 
 def _play_ko(stage: KnockoutStage, people: dict[str, Any], pick: Any) -> None:
     """Start the current knockout round and enter each table: ``pick(match)`` gives the sheet."""
-    round_ = knockout.knockout_start(stage=stage, user=people["referee"])
+    round_ = knockout_services.knockout_start(stage=stage, user=people["referee"])
     for pairing in round_.pairings.order_by("number"):
         match = KnockoutMatch.objects.filter(pairing=pairing).first() or KnockoutMatch.objects.get(
             tiebreak=pairing
         )
         _enter(pairing, people["referee"], people["checker"], pick(match, pairing))
-    knockout.knockout_complete(stage=stage, user=people["referee"])
+    knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
 
 
 def _better_seed_wins(match: KnockoutMatch, pairing: Pairing) -> list[dict[str, Any]]:
@@ -146,16 +149,16 @@ def test_without_a_third_place_match_the_semi_final_losers_share_third() -> None
 def test_break_seeds_the_top_n_by_standings_and_refuses_others(people: dict[str, Any]) -> None:
     event, teams = _team_event(people, 6)
     with pytest.raises(ConflictError, match="no rounds yet"):
-        knockout.knockout_break(event=event, size=4, user=people["referee"])
+        knockout_services.knockout_break(event=event, size=4, user=people["referee"])
     _play_group_round(event, people, {t.pk for t in teams[:3]})
     with pytest.raises(NotAllowedError):
-        knockout.knockout_break(event=event, size=4, user=people["stranger"])
+        knockout_services.knockout_break(event=event, size=4, user=people["stranger"])
     with pytest.raises(ApplicationError, match="takes 2, 4, 8, 16 entrants"):
-        knockout.knockout_break(event=event, size=6, user=people["referee"])
+        knockout_services.knockout_break(event=event, size=6, user=people["referee"])
     with pytest.raises(ApplicationError, match="Only 6 entrants"):
-        knockout.knockout_break(event=event, size=8, user=people["referee"])
+        knockout_services.knockout_break(event=event, size=8, user=people["referee"])
     assert not KnockoutStage.objects.exists()
-    stage = knockout.knockout_break(event=event, size=4, user=people["referee"])
+    stage = knockout_services.knockout_break(event=event, size=4, user=people["referee"])
     standings = [row.team for row in event_team_standings(event=event)]
     seeds = list(stage.entrants.order_by("seed").values_list("team_id", flat=True))
     assert seeds == standings[:4]
@@ -173,15 +176,15 @@ def test_a_tie_at_the_cut_is_taken_in_the_standings_order_and_noted(
     rows = event_team_standings(event=event)
     winners = [r.team for r in rows if r.rank == 1]
     assert len(winners) == 3  # no tie-break parts them (they never met)
-    stage = knockout.knockout_break(event=event, size=2, user=people["referee"])
+    stage = knockout_services.knockout_break(event=event, size=2, user=people["referee"])
     seeded = list(stage.entrants.order_by("seed").values_list("team_id", flat=True))
     assert seeded == winners[:2]  # the standings' order
     names = {t.pk: t.name for t in teams}
     assert all(names[pk] in stage.note for pk in winners)
-    knockout.knockout_cancel(stage=stage, user=people["referee"])
+    knockout_services.knockout_cancel(stage=stage, user=people["referee"])
     assert not KnockoutStage.objects.filter(event=event).exists()
     # four: the three winners and one of the three losers, who are tied in turn
-    stage = knockout.knockout_break(event=event, size=4, user=people["referee"])
+    stage = knockout_services.knockout_break(event=event, size=4, user=people["referee"])
     losers = [r.team for r in rows if r.rank != 1]
     seeded = list(stage.entrants.order_by("seed").values_list("team_id", flat=True))
     assert seeded == [*winners, losers[0]]
@@ -196,27 +199,29 @@ def test_a_withdrawn_team_is_passed_over_and_a_seed_is_replaced_by_the_next(
     _play_group_round(event, people, {t.pk for t in teams[:3]})
     order = [row.team for row in event_team_standings(event=event)]
     events_entries.team_withdraw(team=next(t for t in teams if t.pk == order[1]), user=None)
-    stage = knockout.knockout_break(event=event, size=4, user=people["referee"])
+    stage = knockout_services.knockout_break(event=event, size=4, user=people["referee"])
     seeds = list(stage.entrants.order_by("seed").values_list("team_id", flat=True))
     assert seeds == [order[0], order[2], order[3], order[4]]
-    knockout.knockout_replace(stage=stage, seed=2, user=people["referee"])
+    knockout_services.knockout_replace(stage=stage, seed=2, user=people["referee"])
     seeds = list(stage.entrants.order_by("seed").values_list("team_id", flat=True))
     assert seeds == [order[0], order[5], order[3], order[4]]  # the next one not withdrawn
     with pytest.raises(ApplicationError, match="No one is left"):
-        knockout.knockout_replace(stage=stage, seed=1, user=people["referee"])
-    knockout.knockout_seeds_set(
+        knockout_services.knockout_replace(stage=stage, seed=1, user=people["referee"])
+    knockout_services.knockout_seeds_set(
         stage=stage, entrants=[order[3], order[0], order[4], order[5]], user=people["referee"]
     )
     with pytest.raises(ApplicationError, match="Not entrants"):
-        knockout.knockout_seeds_set(
+        knockout_services.knockout_seeds_set(
             stage=stage, entrants=[order[1], order[0], order[4], order[5]], user=people["referee"]
         )
     with pytest.raises(ApplicationError, match="only one seed"):
-        knockout.knockout_seeds_set(stage=stage, entrants=[order[0]] * 4, user=people["referee"])
+        knockout_services.knockout_seeds_set(
+            stage=stage, entrants=[order[0]] * 4, user=people["referee"]
+        )
     assert stage.entrants.get(seed=1).team_id == order[3]
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     with pytest.raises(ConflictError, match="seeds are fixed"):
-        knockout.knockout_replace(stage=stage, seed=1, user=people["referee"])
+        knockout_services.knockout_replace(stage=stage, seed=1, user=people["referee"])
 
 
 # --- Playing the bracket --------------------------------------------------------------------------
@@ -229,10 +234,10 @@ def test_a_bracket_of_four_is_played_through_with_a_third_place_match(
     meet = event.meet
     _play_group_round(event, people, {t.pk for t in teams[:3]})
     group = [row.team for row in event_team_standings(event=event)]
-    stage = knockout.knockout_break(
+    stage = knockout_services.knockout_break(
         event=event, size=4, user=people["referee"], deals_per_match=2, final_deals=3
     )
-    first = knockout.knockout_confirm(stage=stage, user=people["referee"])
+    first = knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     assert first.status == Round.Status.CONFIRMED and first.pairings.count() == 2
     seeds = {e.seed: e.team_id for e in stage.entrants.all()}
     semi = first.pairings.get(number=1)
@@ -241,20 +246,20 @@ def test_a_bracket_of_four_is_played_through_with_a_third_place_match(
         seeds[2],
         seeds[3],
     )
-    assert knockout.pairing_deals(semi, 9) == 2
+    assert knockout_selectors.pairing_deals(semi, 9) == 2
     _play_ko(stage, people, lambda m, p: A_SWEEPS * 2)  # the better seeds win
     finals = _ko_round(stage)
     labels = {m.key: (m.lo, m.hi, m.deals) for m in KnockoutMatch.objects.filter(bracket_round=2)}
     assert labels == {"2-1-1": (1, 2, 3), "2-3-1": (3, 4, 2)}
     assert finals.pairings.count() == 2
     with pytest.raises(ConflictError, match="start it first"):
-        knockout.knockout_complete(stage=stage, user=people["referee"])
+        knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
     # the final: seed 2 beats seed 1; the third-place match: seed 3 beats seed 4
     _play_ko(stage, people, lambda m, p: B_SWEEPS * 3 if m.lo == 1 else _better_seed_wins(m, p) * 2)
     stage.refresh_from_db()
     assert stage.status == KnockoutStage.Status.COMPLETED
     assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
-    placement = knockout.event_final_placement(event=event)
+    placement = knockout_selectors.event_final_placement(event=event)
     assert placement is not None
     assert [(p.place, p.entrant, p.stage) for p in placement][:4] == [
         (1, seeds[2], "knockout"),
@@ -279,10 +284,10 @@ def test_a_tied_match_gets_one_more_deal_then_the_earlier_finisher_wins(
 ) -> None:
     event, teams = _team_event(people, 2)
     _play_group_round(event, people, {teams[0].pk})
-    stage = knockout.knockout_break(
+    stage = knockout_services.knockout_break(
         event=event, size=2, places_played=2, user=people["referee"], final_deals=2
     )
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     _play_ko(stage, people, lambda m, p: A_SWEEPS + B_SWEEPS)  # 0 : 0 after two deals
     final = KnockoutMatch.objects.get(stage=stage)
     assert final.result == [] and final.tiebreak is not None
@@ -290,20 +295,20 @@ def test_a_tied_match_gets_one_more_deal_then_the_earlier_finisher_wins(
     assert tiebreak.round.status == Round.Status.RUNNING  # started at once
     assert (tiebreak.team_a_id, tiebreak.team_b_id) == (final.pairing.team_a_id,
                                                         final.pairing.team_b_id)  # fmt: skip
-    assert knockout.pairing_deals(tiebreak, 5) == 1
+    assert knockout_selectors.pairing_deals(tiebreak, 5) == 1
     # the extra deal is a draw (side B completes first, side A's seat 0 went out first)
     draw = [{"finish": [0, 1, 3, 5]}]
     _enter(tiebreak, people["referee"], people["checker"], draw)
     with pytest.raises(ApplicationError):  # a second deal is refused: the tie-break is one deal
         _enter(tiebreak, people["referee"], people["checker"], draw + draw)
-    knockout.knockout_complete(stage=stage, user=people["referee"])
+    knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
     final.refresh_from_db()
     seeds = {e.seed: e.team_id for e in stage.entrants.all()}
-    assert final.result == [1, 2] and final.decided_by == knockout.DECIDED_LAST_FINISH
+    assert final.result == [1, 2] and final.decided_by == knockout_decided.DECIDED_LAST_FINISH
     assert tiebreak.table.matches.get().side_points == {"A": 0, "B": 0}
     stage.refresh_from_db()
     assert stage.status == KnockoutStage.Status.COMPLETED
-    placement = knockout.event_final_placement(event=event)
+    placement = knockout_selectors.event_final_placement(event=event)
     assert placement is not None
     assert [p.entrant for p in placement] == [seeds[1], seeds[2]]
 
@@ -313,15 +318,17 @@ def test_the_extra_deals_points_decide_before_the_finishing_order(
 ) -> None:
     event, teams = _team_event(people, 2)
     _play_group_round(event, people, {teams[0].pk})
-    stage = knockout.knockout_break(event=event, size=2, places_played=2, user=people["referee"])
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    stage = knockout_services.knockout_break(
+        event=event, size=2, places_played=2, user=people["referee"]
+    )
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     _play_ko(stage, people, lambda m, p: [{"finish": [0, 1, 3, 5]}])  # a draw: 0 : 0
     final = KnockoutMatch.objects.get(stage=stage)
     assert final.tiebreak is not None
     _enter(final.tiebreak, people["referee"], people["checker"], B_SWEEPS)
-    knockout.knockout_complete(stage=stage, user=people["referee"])
+    knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
     final.refresh_from_db()
-    assert final.result == [2, 1] and final.decided_by == knockout.DECIDED_TIEBREAK
+    assert final.result == [2, 1] and final.decided_by == knockout_decided.DECIDED_TIEBREAK
 
 
 def test_to_a_matches_end_on_passing_a_with_a_cap_and_only_for_daguai(
@@ -329,55 +336,55 @@ def test_to_a_matches_end_on_passing_a_with_a_cap_and_only_for_daguai(
 ) -> None:
     event, teams = _team_event(people, 2)
     _play_group_round(event, people, {teams[0].pk})
-    stage = knockout.knockout_break(
+    stage = knockout_services.knockout_break(
         event=event, size=2, places_played=2, user=people["referee"], to_a=True, final_deals=20
     )
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     final = KnockoutMatch.objects.get(stage=stage)
     assert final.to_a and final.deals == 20
-    assert knockout.pairing_deals(final.pairing, 1) == 20
-    knockout.knockout_start(stage=stage, user=people["referee"])
+    assert knockout_selectors.pairing_deals(final.pairing, 1) == 20
+    knockout_services.knockout_start(stage=stage, user=people["referee"])
     # side A wins every deal it deals: from level 2 up to A (12 deals), then passes A on the 13th
     deals = [{"finish": [0, 2, 4]} for _ in range(13)]
     _enter(final.pairing, people["referee"], people["checker"], deals)
     match = Match.objects.get(table=final.pairing.table)
     assert match.end_reason == Match.EndReason.PASSED_A
-    knockout.knockout_complete(stage=stage, user=people["referee"])
+    knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
     final.refresh_from_db()
-    assert final.result == [1, 2] and final.decided_by == knockout.DECIDED_PASSED_A
+    assert final.result == [1, 2] and final.decided_by == knockout_decided.DECIDED_PASSED_A
 
     other = EventFactory(game="xiaoluzi")
     events_staff.event_organizer_add(event=other, user=people["referee"])
     with pytest.raises(ApplicationError, match="to A"):
-        knockout.knockout_break(event=other, size=4, to_a=True, user=people["referee"])
+        knockout_services.knockout_break(event=other, size=4, to_a=True, user=people["referee"])
 
 
 def test_a_match_length_is_set_before_it_begins_only(people: dict[str, Any]) -> None:
     event, teams = _team_event(people, 2)
     _play_group_round(event, people, {teams[0].pk})
-    stage = knockout.knockout_break(event=event, size=2, user=people["referee"])
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    stage = knockout_services.knockout_break(event=event, size=2, user=people["referee"])
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     final = KnockoutMatch.objects.get(stage=stage)
     with pytest.raises(NotAllowedError):
-        knockout.knockout_match_length_set(match=final, deals=5, user=people["stranger"])
+        knockout_services.knockout_match_length_set(match=final, deals=5, user=people["stranger"])
     with pytest.raises(ApplicationError, match="1 to 99"):
-        knockout.knockout_match_length_set(match=final, deals=0, user=people["referee"])
-    knockout.knockout_match_length_set(match=final, deals=5, user=people["referee"])
-    knockout.knockout_start(stage=stage, user=people["referee"])
+        knockout_services.knockout_match_length_set(match=final, deals=0, user=people["referee"])
+    knockout_services.knockout_match_length_set(match=final, deals=5, user=people["referee"])
+    knockout_services.knockout_start(stage=stage, user=people["referee"])
     _enter(final.pairing, people["referee"], people["checker"], A_SWEEPS * 5)
     with pytest.raises(ConflictError, match="begun"):
-        knockout.knockout_match_length_set(match=final, deals=7, user=people["referee"])
+        knockout_services.knockout_match_length_set(match=final, deals=7, user=people["referee"])
     assert Match.objects.get(table=final.pairing.table).end_reason == "deals_played"
 
 
 def test_completing_with_an_unfinished_table_is_refused(people: dict[str, Any]) -> None:
     event, teams = _team_event(people, 4)
     _play_group_round(event, people, {teams[0].pk, teams[1].pk})
-    stage = knockout.knockout_break(event=event, size=4, user=people["referee"])
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
-    knockout.knockout_start(stage=stage, user=people["referee"])
+    stage = knockout_services.knockout_break(event=event, size=4, user=people["referee"])
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
+    knockout_services.knockout_start(stage=stage, user=people["referee"])
     with pytest.raises(ConflictError, match="unfinished tables: 1, 2"):
-        knockout.knockout_complete(stage=stage, user=people["referee"])
+        knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
     assert _ko_round(stage).status == Round.Status.RUNNING
 
 
@@ -419,10 +426,12 @@ def test_an_individual_bracket_of_eight_seats_tables_of_four_and_places_all_eigh
         _enter(pairing, people["referee"], people["checker"], [_xiaoluzi_deal([0, 1, 2, 3])])
     rounds_services.round_complete(round=round_, user=people["referee"])
     with pytest.raises(ApplicationError, match="takes 4, 8, 16 entrants"):
-        knockout.knockout_break(event=event, size=2, user=people["referee"])
-    stage = knockout.knockout_break(event=event, size=8, places_played=8, user=people["referee"])
+        knockout_services.knockout_break(event=event, size=2, user=people["referee"])
+    stage = knockout_services.knockout_break(
+        event=event, size=8, places_played=8, user=people["referee"]
+    )
     seeds = {e.seed: e.player_id for e in stage.entrants.all()}
-    first = knockout.knockout_confirm(stage=stage, user=people["referee"])
+    first = knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     tables = [_seats(p) for p in first.pairings.order_by("number")]
     assert tables == [
         [seeds[1], seeds[4], seeds[5], seeds[8]],
@@ -444,7 +453,7 @@ def test_an_individual_bracket_of_eight_seats_tables_of_four_and_places_all_eigh
         "2-5-1": (5, 8),
     }
     _play_ko(stage, people, lambda m, p: [_xiaoluzi_deal([3, 2, 1, 0])])
-    placement = knockout.event_final_placement(event=event)
+    placement = knockout_selectors.event_final_placement(event=event)
     assert placement is not None
     assert [(p.place, p.entrant) for p in placement[:8]] == [
         (1, seeds[3]),
@@ -472,10 +481,10 @@ def test_a_tie_across_the_cut_of_a_table_of_four_gets_one_more_deal(
     for pairing in round_.pairings.all():
         _enter(pairing, people["referee"], people["checker"], [_xiaoluzi_deal([0, 1, 2, 3])])
     rounds_services.round_complete(round=round_, user=people["referee"])
-    stage = knockout.knockout_break(
+    stage = knockout_services.knockout_break(
         event=event, size=8, places_played=4, deals_per_match=2, user=people["referee"]
     )
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     # table 1: all four end level (0 each); table 2: seats 0 and 1 on +3, seats 2 and 3 on -3
     sheets = {
         "1-1-1": [_xiaoluzi_deal([0, 1, 2, 3]), _xiaoluzi_deal([3, 2, 1, 0])],
@@ -488,9 +497,9 @@ def test_a_tie_across_the_cut_of_a_table_of_four_gets_one_more_deal(
     assert _seats(one.tiebreak) == _seats(one.pairing)
     # the extra deal: seat 3 first, then seat 1, seat 0, seat 2 last
     _enter(one.tiebreak, people["referee"], people["checker"], [_xiaoluzi_deal([3, 1, 0, 2])])
-    knockout.knockout_complete(stage=stage, user=people["referee"])
+    knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
     one.refresh_from_db()
-    assert one.result == [8, 4, 1, 5] and one.decided_by == knockout.DECIDED_TIEBREAK
+    assert one.result == [8, 4, 1, 5] and one.decided_by == knockout_decided.DECIDED_TIEBREAK
     final = KnockoutMatch.objects.get(bracket_round=2)
     assert sorted(final.entrants) == [2, 3, 4, 8]
 
@@ -512,16 +521,18 @@ def test_online_knockout_matches_are_played_by_the_workers_with_their_own_length
     with celery_workers(1):
         group = draw_services.round_create_paired(event=event, confirm=True)
         assert round_run(round=group, bots=True, timeout=180).complete
-        stage = knockout.knockout_break(event=event, size=4, deals_per_match=2, final_deals=3)
-        knockout.knockout_confirm(stage=stage)
+        stage = knockout_services.knockout_break(
+            event=event, size=4, deals_per_match=2, final_deals=3
+        )
+        knockout_services.knockout_confirm(stage=stage)
         for _step in range(6):  # semi-finals, finals, and any tie-break deals
             stage.refresh_from_db()
             if stage.status == KnockoutStage.Status.COMPLETED:
                 break
-            current = knockout.stage_current_round(stage)
+            current = knockout_selectors.stage_current_round(stage)
             assert current is not None
             assert round_run(round=current, bots=True, timeout=180).complete
-            knockout.knockout_complete(stage=stage)
+            knockout_deciding.knockout_complete(stage=stage)
     stage.refresh_from_db()
     assert stage.status == KnockoutStage.Status.COMPLETED
     for match in KnockoutMatch.objects.filter(stage=stage):
@@ -531,7 +542,7 @@ def test_online_knockout_matches_are_played_by_the_workers_with_their_own_length
         assert len(match.result) == 2
         if match.tiebreak is not None:
             assert Match.objects.get(table=match.tiebreak.table).deals_per_match == 1
-    placement = knockout.event_final_placement(event=event)
+    placement = knockout_selectors.event_final_placement(event=event)
     assert placement is not None
     assert [p.place for p in placement] == [1, 2, 3, 4] and all(p.final for p in placement)
 
@@ -541,27 +552,37 @@ def test_a_match_that_cannot_be_played_is_awarded_before_it_begins(
 ) -> None:
     event, teams = _team_event(people, 4)
     _play_group_round(event, people, {teams[0].pk, teams[1].pk})
-    stage = knockout.knockout_break(event=event, size=4, places_played=2, user=people["referee"])
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    stage = knockout_services.knockout_break(
+        event=event, size=4, places_played=2, user=people["referee"]
+    )
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     semi = KnockoutMatch.objects.get(stage=stage, key="1-1-1")
     assert semi.entrants == [1, 4]
     with pytest.raises(NotAllowedError):
-        knockout.knockout_walkover(match=semi, order=[4, 1], reason="x", user=people["stranger"])
+        knockout_services.knockout_walkover(
+            match=semi, order=[4, 1], reason="x", user=people["stranger"]
+        )
     with pytest.raises(ApplicationError, match="Say why"):
-        knockout.knockout_walkover(match=semi, order=[4, 1], reason=" ", user=people["referee"])
+        knockout_services.knockout_walkover(
+            match=semi, order=[4, 1], reason=" ", user=people["referee"]
+        )
     with pytest.raises(ApplicationError, match="best first: 1, 4"):
-        knockout.knockout_walkover(match=semi, order=[4, 2], reason="x", user=people["referee"])
-    knockout.knockout_walkover(
+        knockout_services.knockout_walkover(
+            match=semi, order=[4, 2], reason="x", user=people["referee"]
+        )
+    knockout_services.knockout_walkover(
         match=semi, order=[4, 1], reason="第1号种子未到场", user=people["referee"]
     )
-    knockout.knockout_start(stage=stage, user=people["referee"])
+    knockout_services.knockout_start(stage=stage, user=people["referee"])
     other = KnockoutMatch.objects.get(stage=stage, key="1-1-2")
     with pytest.raises(ConflictError, match="unfinished tables: 2"):
-        knockout.knockout_complete(stage=stage, user=people["referee"])
+        knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
     _enter(other.pairing, people["referee"], people["checker"], A_SWEEPS)
     with pytest.raises(ConflictError, match="begun"):
-        knockout.knockout_walkover(match=other, order=[3, 2], reason="x", user=people["referee"])
-    knockout.knockout_complete(stage=stage, user=people["referee"])
+        knockout_services.knockout_walkover(
+            match=other, order=[3, 2], reason="x", user=people["referee"]
+        )
+    knockout_deciding.knockout_complete(stage=stage, user=people["referee"])
     final = KnockoutMatch.objects.get(stage=stage, key="2-1-1")
     assert final.entrants == [2, 4]
     assert semi.pairing.round.status == Round.Status.COMPLETED
@@ -575,12 +596,14 @@ def test_an_awarded_online_table_gets_no_match_when_the_round_starts(
     _play_group_round(event, people, {teams[0].pk, teams[1].pk})
     Event.objects.filter(pk=event.pk).update(table_mode=Table.Mode.ONLINE)
     event.refresh_from_db()
-    stage = knockout.knockout_break(event=event, size=4, user=people["referee"])
-    knockout.knockout_confirm(stage=stage, user=people["referee"])
+    stage = knockout_services.knockout_break(event=event, size=4, user=people["referee"])
+    knockout_services.knockout_confirm(stage=stage, user=people["referee"])
     semi, other = KnockoutMatch.objects.filter(stage=stage).order_by("key")
     assert semi.pairing.table.mode == Table.Mode.ONLINE
-    knockout.knockout_walkover(match=semi, order=[1, 4], reason="弃权", user=people["referee"])
-    knockout.knockout_start(stage=stage, user=people["referee"])
+    knockout_services.knockout_walkover(
+        match=semi, order=[1, 4], reason="弃权", user=people["referee"]
+    )
+    knockout_services.knockout_start(stage=stage, user=people["referee"])
     assert not Match.objects.filter(table=semi.pairing.table).exists()
     assert Match.objects.get(table=other.pairing.table).deals_per_match == stage.deals_per_match
     started = RoundLog.objects.filter(round=semi.pairing.round, action="started").get()

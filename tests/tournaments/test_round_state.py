@@ -22,7 +22,8 @@ from tests.games.factories import UserFactory
 from tests.tournaments.factories import EventFactory, RoundFactory, TeamFactory, UnitFactory
 from tournaments.draw import services as draw_services
 from tournaments.events import staff as events_staff
-from tournaments.knockout import services as knockout
+from tournaments.knockout import deciding as knockout_deciding
+from tournaments.knockout import services as knockout_services
 from tournaments.models import Event, Round, RoundLog
 from tournaments.results.services import result_confirm, result_submit
 from tournaments.rounds import services as rounds_services
@@ -200,11 +201,13 @@ def test_the_knockout_stage_writes_each_step_once(world: dict[str, Any]) -> None
     group = draw_services.round_create_paired(event=event, user=organizer, confirm=True)
     rounds_services.round_start(round=group, user=organizer)
     _play(group, world)
-    stage = knockout.knockout_break(event=event, size=4, user=organizer)  # completes the group
+    stage = knockout_services.knockout_break(
+        event=event, size=4, user=organizer
+    )  # completes the group
     assert _actions(group)[A.COMPLETED] == 1
-    semi = knockout.knockout_confirm(stage=stage, user=organizer)
+    semi = knockout_services.knockout_confirm(stage=stage, user=organizer)
     assert _actions(semi) == {A.PAIRED: 1, A.CONFIRMED: 1}
-    knockout.knockout_start(stage=stage, user=organizer)
+    knockout_services.knockout_start(stage=stage, user=organizer)
     assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
     assert list(semi.log.filter(action=A.STARTED).values_list("detail", flat=True)) == [
         "online matches started: 0"
@@ -212,5 +215,5 @@ def test_the_knockout_stage_writes_each_step_once(world: dict[str, Any]) -> None
     with pytest.raises(ConflictError):
         rounds_services.round_start(round=semi, user=organizer)  # started already
     _play(semi, world)
-    knockout.knockout_complete(stage=stage, user=organizer)
+    knockout_deciding.knockout_complete(stage=stage, user=organizer)
     assert _actions(semi) == {A.PAIRED: 1, A.CONFIRMED: 1, A.STARTED: 1, A.COMPLETED: 1}
