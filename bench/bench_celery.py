@@ -54,20 +54,21 @@ from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 
 from engine.registry import DEFAULT_GAME, get_game, registered_keys  # noqa: E402
-from games import services  # noqa: E402
 from games.models import Action, Deal, FigureStep, Match, Table  # noqa: E402
+from games.play import services as play_services  # noqa: E402
+from games.tables import services as tables_services  # noqa: E402
 
 TASK_LINE = re.compile(r"Task (games\.\w+)\[[^\]]+\] succeeded in ([0-9.e-]+)s")
 
 
 def bot_table(name: str, game: str, humans: int = 0) -> Table:
     players = [
-        services.player_create(name=f"{name}-p{s}")
+        tables_services.player_create(name=f"{name}-p{s}")
         if s < humans
-        else services.player_create(name=f"{name}-b{s}", is_bot=True, bot_kind="heuristic")
+        else tables_services.player_create(name=f"{name}-b{s}", is_bot=True, bot_kind="heuristic")
         for s in range(get_game(game).seat_count)
     ]
-    return services.table_create(name=name, players=players, game=game)
+    return tables_services.table_create(name=name, players=players, game=game)
 
 
 def start_worker(log: Path) -> subprocess.Popen[bytes]:
@@ -159,7 +160,7 @@ def main() -> None:
         stamp = int(time.time())
         # one match first, not timed: a worker runs for hours, and its first tasks' imports and
         # connections are not its pace
-        warm = services.match_start(
+        warm = play_services.match_start(
             table=bot_table(f"bench-{stamp}-warm", args.game),
             seed=999,
             deals_per_match=3,
@@ -176,7 +177,7 @@ def main() -> None:
         # timed this process starting them)
         with transaction.atomic():
             matches = [
-                services.match_start(
+                play_services.match_start(
                     table=table, seed=i, deals_per_match=3, bot_delay_ms=0, between_deals_seconds=0
                 ).pk
                 for i, table in enumerate(tables)
@@ -187,7 +188,7 @@ def main() -> None:
         worker_cpu = cpu_seconds(worker.pid) - cpu_before
         deals = Deal.objects.filter(match_id__in=matches).count()
         mixed = [
-            services.match_start(
+            play_services.match_start(
                 table=bot_table(f"bench-{stamp}-m{i}", args.game, humans=1),
                 seed=100 + i,
                 deals_per_match=1,

@@ -85,8 +85,9 @@ from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from engine.registry import DEFAULT_GAME, get_game, registered_keys  # noqa: E402
-from games import services  # noqa: E402
 from games.models import Deal, Match, Table  # noqa: E402
+from games.play import services as play_services  # noqa: E402
+from games.tables import services as tables_services  # noqa: E402
 
 
 def free_port() -> int:
@@ -99,12 +100,14 @@ def make_table(name: str, game: str, user: Any = None) -> Table:
     players = []
     for seat in range(get_game(game).seat_count):
         if seat == 0 and user is not None:
-            players.append(services.player_create(name=user.username, user=user))
+            players.append(tables_services.player_create(name=user.username, user=user))
         else:
             players.append(
-                services.player_create(name=f"{name}-b{seat}", is_bot=True, bot_kind="heuristic")
+                tables_services.player_create(
+                    name=f"{name}-b{seat}", is_bot=True, bot_kind="heuristic"
+                )
             )
-    return services.table_create(name=name, players=players, game=game)
+    return tables_services.table_create(name=name, players=players, game=game)
 
 
 def session_for(user: Any) -> str:
@@ -350,7 +353,7 @@ def main() -> None:
                 time.sleep(0.1)
         User = get_user_model()
         bot_matches = [
-            services.match_start(
+            play_services.match_start(
                 table=make_table(f"bots{n}", options.game),
                 deals_per_match=50,
                 bot_delay_ms=0,
@@ -362,7 +365,7 @@ def main() -> None:
         for n in range(options.players):
             user = User.objects.create_user(f"bench{n}")
             table = make_table(f"people{n}", options.game, user)
-            services.match_start(
+            play_services.match_start(
                 table=table, deals_per_match=50, bot_delay_ms=options.bot_delay_ms, turn_seconds=60
             )
             players.append(

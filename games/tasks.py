@@ -10,7 +10,8 @@ from typing import Any, TypeVar
 
 from celery import shared_task
 
-from games import services
+from games.play import locking as play_locking
+from games.play import services as play_services
 
 logger = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -23,7 +24,7 @@ def _quiet_if_gone(task: F) -> F:
     def run(*args: Any) -> Any:
         try:
             return task(*args)
-        except services.MatchGone as exc:
+        except play_locking.MatchGone as exc:
             logger.info("%s: %s", task.__name__, exc.message)
             return False
 
@@ -40,31 +41,31 @@ def ping() -> str:
 @_quiet_if_gone
 def bot_turn(match_id: int, number: int, seq: int, seat: int) -> bool:
     """A bot's turn at a table with people: one action."""
-    return services.bot_act(match_id=match_id, number=number, seq=seq, seat=seat)
+    return play_services.bot_act(match_id=match_id, number=number, seq=seq, seat=seat)
 
 
 @shared_task(name="games.bot_deal")
 @_quiet_if_gone
 def bot_deal(match_id: int, number: int) -> bool:
     """A whole deal of an all-bot table, its actions written in bulk."""
-    return services.bot_deal_play(match_id=match_id, number=number)
+    return play_services.bot_deal_play(match_id=match_id, number=number)
 
 
 @shared_task(name="games.turn_timeout")
 @_quiet_if_gone
 def turn_timeout(match_id: int, number: int, seq: int, seat: int) -> bool:
     """A seat's time ran out: the system acts for it (unless it acted already)."""
-    return services.seat_timeout(match_id=match_id, number=number, seq=seq, seat=seat)
+    return play_services.seat_timeout(match_id=match_id, number=number, seq=seq, seat=seat)
 
 
 @shared_task(name="games.deal_start")
 @_quiet_if_gone
 def deal_start(match_id: int, number: int) -> bool:
     """Deal the next deal of a match once the previous one has ended."""
-    return services.deal_start(match_id=match_id, number=number)
+    return play_services.deal_start(match_id=match_id, number=number)
 
 
 @shared_task(name="games.watchdog")
 def watchdog() -> int:
     """Queue again the work of stalled matches (run every few seconds by Celery beat)."""
-    return services.matches_kick()
+    return play_services.matches_kick()

@@ -20,8 +20,9 @@ from django.test import Client
 from config.apps import games_register_extra
 from config.exceptions import ApplicationError
 from engine.registry import unregister
-from games import services as games_services
 from games.models import Deal, Match, Player, Table
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tests.workers import celery_workers
@@ -114,11 +115,11 @@ def test_a_team_event_of_a_two_a_side_game_runs_end_to_end() -> None:
     person = PlayerFactory(user=UserFactory())
     client = Client()
     client.force_login(person.user)
-    table = games_services.table_create(
+    table = tables_services.table_create(
         name="对墩桌", players=[person, *BotFactory.create_batch(3)], game="pairs"
     )
     with celery_workers(1):
-        match = games_services.match_start(table=table, deals_per_match=2, bot_delay_ms=0)
+        match = play_services.match_start(table=table, deals_per_match=2, bot_delay_ms=0)
         assert _person_plays(client, table, match, 0) == 8  # two deals of four cards
         match.refresh_from_db()
         assert match.points[0] == match.points[2] and sum(match.points) == 0

@@ -16,8 +16,9 @@ from django.test import Client
 
 from config.apps import games_register_extra
 from engine.registry import unregister
-from games import services as games_services
 from games.models import Match
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.games.factories import BotFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tests.workers import celery_workers
@@ -49,10 +50,10 @@ def test_a_malformed_extra_game_is_a_configuration_error() -> None:
 
 def test_a_table_of_the_toy_game_plays_a_match_through_celery() -> None:
     bots = BotFactory.create_batch(4)
-    table = games_services.table_create(name="玩具桌", players=bots, game="toy")
+    table = tables_services.table_create(name="玩具桌", players=bots, game="toy")
     assert (table.game, table.seat_count) == ("toy", 4)
     with celery_workers(1):
-        match = games_services.match_start(table=table, deals_per_match=2, bot_delay_ms=0)
+        match = play_services.match_start(table=table, deals_per_match=2, bot_delay_ms=0)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             match.refresh_from_db()

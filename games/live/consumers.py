@@ -49,11 +49,12 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connections
 
-from games import selectors
 from games.live.events import group_name
 from games.live.presence import PRESENCE_SECONDS, presence
 from games.live.presence import presence_keys as _presence_keys
 from games.models import Table
+from games.play import state as play_state
+from games.tables import selectors as tables_selectors
 from games.tables.access import access_epoch, table_viewable
 
 logger = logging.getLogger(__name__)
@@ -119,7 +120,7 @@ def _message(state: dict[str, Any]) -> str:
 
 def _viewer(table_id: int, user: Any) -> tuple[bool, int | None]:
     """Whether ``user`` may see the table now, and their seat there (None: not seated)."""
-    held = selectors.table_and_seat_of_user(table_id=table_id, user=user)
+    held = tables_selectors.table_and_seat_of_user(table_id=table_id, user=user)
     seat = None if held is None else held[1]
     return table_viewable(table_id=table_id, user=user, seated=seat is not None), seat
 
@@ -133,10 +134,10 @@ def _connect(table_id: int, user: Any) -> tuple[int | None, str, str | None] | N
         return None
     seat = None
     if user is not None and user.is_authenticated:
-        seat = selectors.table_seat_of_user(table=table, user=user)
+        seat = tables_selectors.table_seat_of_user(table=table, user=user)
     if not table_viewable(table_id=table.pk, user=user, seated=seat is not None):
         return None  # a table of a private event is not there for outsiders
-    return seat, _message(selectors.table_state(table=table, seat=seat)), epoch
+    return seat, _message(play_state.table_state(table=table, seat=seat)), epoch
 
 
 def _read(
@@ -155,7 +156,7 @@ def _read(
     connected. ``since``: the state (and the epoch) must have been read after this moment
     (``time.monotonic()``), such as when a change was announced; another connection's read in
     this process may serve."""
-    state = selectors.table_state_of(table_id=table_id, seat=seat, fresh_since=since)
+    state = play_state.table_state_of(table_id=table_id, seat=seat, fresh_since=since)
     if state is None:
         return None, epoch, CLOSE_NOT_FOUND
     now = access_epoch(since)  # after the state: a change before this read is seen

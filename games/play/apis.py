@@ -2,7 +2,7 @@
 
 Who sees what is decided in one place: :func:`seat_of_request` gives the seat of the logged-in
 player sitting at the table (None for everyone else), and only that seat is passed to
-``games.selectors.table_state``, which alone adds a hand to the public view. A request can never
+``games.play.state.table_state``, which alone adds a hand to the public view. A request can never
 name a seat: acting for a seat means being its player.
 """
 
@@ -24,12 +24,13 @@ from rest_framework.views import APIView
 from config.exceptions import ApplicationError, NotAllowedError
 from engine.errors import EngineError
 from engine.game import Verdict
-from games import selectors, services
 from games.models import Match, Table
-from games.play import engine_state
+from games.play import engine_state, services
+from games.play import state as play_state
 from games.play.checks import MAX_CARDS_TEXT, SeatView, selection_explain, verdict_json
 from games.play.leaving import leave_terms
 from games.play.messages import engine_message
+from games.tables import selectors as tables_selectors
 from games.tables.access import table_viewable
 
 
@@ -37,7 +38,7 @@ def seat_of_request(request: Request, table: Table) -> int | None:
     """The seat of the authenticated user at ``table``, or None."""
     if not request.user.is_authenticated:
         return None
-    return selectors.table_seat_of_user(table=table, user=request.user)
+    return tables_selectors.table_seat_of_user(table=table, user=request.user)
 
 
 def _table(table_id: int) -> Table:
@@ -46,7 +47,7 @@ def _table(table_id: int) -> Table:
 
 def _seated(request: Request, table_id: int) -> tuple[Table, int]:
     """The table and the caller's seat there; 404 without the table, 403 when not seated."""
-    found = selectors.table_and_seat_of_user(table_id=table_id, user=request.user)
+    found = tables_selectors.table_and_seat_of_user(table_id=table_id, user=request.user)
     if found is None:
         _table(table_id)
         raise NotAllowedError(_("Only the players seated at this table can act here."))
@@ -71,7 +72,7 @@ class ErrorSerializer(serializers.Serializer[Any]):
 
 
 class StateSerializer(serializers.Serializer[Any]):
-    """The table's state (documentation only: ``games.selectors.table_state`` builds it)."""
+    """The table's state (documentation only: ``games.play.state.table_state`` builds it)."""
 
     table = serializers.DictField(help_text="id, name, mode, status")
     seats = serializers.ListField(
@@ -177,7 +178,7 @@ class TableStateApi(APIView):
         seat = seat_of_request(request, table)
         if not table_viewable(table_id=table.pk, user=request.user, seated=seat is not None):
             raise Http404
-        return Response(selectors.table_state(table=table, seat=seat))
+        return Response(play_state.table_state(table=table, seat=seat))
 
 
 class TableActionApi(APIView):
@@ -237,7 +238,7 @@ class TableActionApi(APIView):
             table=table, seat=seat, kind=kind, cards=cards, seq=data["seq"], deal=data.get("deal")
         )
         # the state this action committed (or a newer one) answers: no read of it again
-        return Response(selectors.table_state(table=table, seat=seat, fresh_since=began))
+        return Response(play_state.table_state(table=table, seat=seat, fresh_since=began))
 
 
 class TableCheckApi(APIView):
@@ -268,7 +269,7 @@ class TableCheckApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         table, seat = _seated(request, table_id)
         data = _validated(self.CheckInputSerializer(data=request.data))
-        state = selectors.table_state(table=table, seat=seat)
+        state = play_state.table_state(table=table, seat=seat)
         match = state["match"]
         if match is not None and match["status"] != Match.Status.PLAYING:
             # after the match, no "not your turn": there is nothing more to play
@@ -310,5 +311,5 @@ class TableLeaveApi(APIView):
         table, seat = _seated(request, table_id)
         began = time.monotonic()
         outcome = services.seat_escape(table=table, seat=seat)
-        state = selectors.table_state(table=table, seat=seat, fresh_since=began)
+        state = play_state.table_state(table=table, seat=seat, fresh_since=began)
         return Response({**state, "leave": outcome})

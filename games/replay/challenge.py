@@ -24,9 +24,10 @@ from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, NotAllowedError
 from engine.errors import EngineError
-from games import services
 from games.models import Challenge, Deal, Match, TableSeat
 from games.play import engine_state
+from games.play import services as play_services
+from games.tables import services as tables_services
 from games.tables.access import deal_public, table_viewable
 from games.tables.limits import (
     challenges_open_max,
@@ -91,16 +92,16 @@ def challenge_start(*, user: User | AnonymousUser, deal: Deal, seat: Any) -> Cha
     if len(live) >= challenges_open_max():
         raise open_tables_refusal(kind="challenge", tables=[c.match.table for c in live])
     bots = [
-        services.player_create(
+        tables_services.player_create(
             name=_("Bot %(number)d") % {"number": n}, is_bot=True, bot_kind=PRACTICE_BOT_KIND
         )
         for n in range(1, game.seat_count)
     ]
     players = [*bots[:seat], player, *bots[seat:]]
-    table = services.table_create(
+    table = tables_services.table_create(
         name=_("Challenge · %(name)s") % {"name": player.name}, players=players, game=game.key
     )
-    match = services.match_start(
+    match = play_services.match_start(
         table=table,
         base_score=source.base_score,
         deals_per_match=1,

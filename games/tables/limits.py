@@ -27,8 +27,8 @@ from rest_framework.throttling import UserRateThrottle
 
 from config.exceptions import ConflictError
 from engine.registry import get_game
-from games import services
 from games.models import Player, Table
+from games.tables import services
 
 __all__ = [
     "OpenTablesError",

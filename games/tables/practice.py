@@ -17,8 +17,9 @@ from django.utils.translation import gettext_lazy
 from config.exceptions import ApplicationError
 from engine.game import UnknownGameError
 from engine.registry import DEFAULT_GAME, get_game, registered_keys
-from games import services
 from games.models import Match, Player, Table, TableSeat
+from games.play import services as play_services
+from games.tables import services as tables_services
 from games.tables.context import BOT_NAME, PRACTICE_NAME
 from games.tables.limits import (
     open_tables_refusal,
@@ -121,15 +122,15 @@ def practice_table_open(
     if len(open_tables) >= practice_open_max():
         raise open_tables_refusal(kind="practice", tables=open_tables)
     bots = [
-        services.player_create(name=BOT_NAME.format(number=n), is_bot=True, bot_kind=kind)
+        tables_services.player_create(name=BOT_NAME.format(number=n), is_bot=True, bot_kind=kind)
         for n in range(1, get_game(game).seat_count)
     ]
-    table = services.table_create(
+    table = tables_services.table_create(
         name=PRACTICE_NAME.format(name=player.name),  # shown in the reader's language
         players=[player, *bots],
         game=game,
     )
-    services.match_start(
+    play_services.match_start(
         table=table,
         deals_per_match=deals_per_match,
         seed=seed,

@@ -15,10 +15,11 @@ from django.views.decorators.http import require_POST
 
 from config.auth import acting_user
 from config.exceptions import ApplicationError
-from games import selectors
 from games.models import Table
 from games.play import engine_state
+from games.play import state as play_state
 from games.play.table_ui import game_table_ui, page_words
+from games.tables import selectors as tables_selectors
 from games.tables.access import table_viewable
 from games.tables.context import table_context
 from games.tables.limits import table_open_throttled
@@ -157,7 +158,7 @@ def seat_of_request(request: HttpRequest, table: Table) -> int | None:
     """The seat of the logged-in user at ``table``, or None (spectators, organizers, anonymous)."""
     if not request.user.is_authenticated:
         return None
-    return selectors.table_seat_of_user(table=table, user=request.user)
+    return tables_selectors.table_seat_of_user(table=table, user=request.user)
 
 
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -177,7 +178,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "wsPath": f"/ws/tables/{table.pk}/",
         "csrfToken": get_token(request),
         "mePath": reverse("accounts:me"),
-        "state": selectors.table_state(table=table, seat=seat),
+        "state": play_state.table_state(table=table, seat=seat),
         "game": table.game,
         "seatCount": table.seat_count,
     }

@@ -165,15 +165,16 @@ def test_a_dropped_connection_shows_away_reconnects_and_only_the_confirmed_leave
 ) -> None:
     """Issue 15: the player whose connection drops sees a banner and comes back by themselves;
     the others see the seat away (离线); nothing ends the match but the confirmed leave."""
-    from games import services
+    from games.play import services as play_services
+    from games.tables import services as tables_services
 
     User = get_user_model()
     table = Table.objects.create(name="断线桌")
     for seat in range(6):
         user = User.objects.create_user(f"p{seat}", password=PASSWORD)
-        player = services.player_create(name=f"玩家{seat}", user=user)
+        player = tables_services.player_create(name=f"玩家{seat}", user=user)
         TableSeat.objects.create(table=table, seat=seat, player=player)
-    match = services.match_start(table=table, seed=2, turn_seconds=600)
+    match = play_services.match_start(table=table, seed=2, turn_seconds=600)
     base = live_asgi
     pages = {}
     errors: list[str] = []

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.models import Match, Table, TableSeat
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.browser.conftest import ARTIFACTS
 from tests.workers import celery_workers
 
@@ -162,8 +163,8 @@ def people_table(game: str, seats: int, prefix: str) -> Table:
         get_user_model().objects.create_user(f"{prefix}{s}", password=PASSWORD)
         for s in range(seats)
     ]
-    players = [services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
-    return services.table_create(name=f"{prefix}桌", players=players, game=game)
+    players = [tables_services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
+    return tables_services.table_create(name=f"{prefix}桌", players=players, game=game)
 
 
 @pytest.mark.parametrize(
@@ -173,8 +174,8 @@ def test_on_a_phone_the_hand_and_the_buttons_stay_on_screen(
     live_asgi: str, browser: Any, game: str, seats: int
 ) -> None:
     table = people_table(game, seats, "m")
-    services.match_start(table=table, seed=4, turn_seconds=600)
-    from games import selectors
+    play_services.match_start(table=table, seed=4, turn_seconds=600)
+    from games.play import state as selectors
 
     awaiting = selectors.table_state(table=table)["deal"]["awaiting"][0]
     base = live_asgi

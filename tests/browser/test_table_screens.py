@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import selectors, services
 from games.models import Match, Table
+from games.play import services as play_services
+from games.play import state as selectors
 from games.play.apis import action_as_text
+from games.tables import services as tables_services
 from tests.browser.conftest import ARTIFACTS
 from tests.workers import celery_workers
 
@@ -51,8 +53,8 @@ def people_table(game: str, prefix: str) -> Table:
         get_user_model().objects.create_user(f"{prefix}{s}", password=PASSWORD)
         for s in range(seat_count(game))
     ]
-    players = [services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
-    return services.table_create(name=f"{prefix}桌", players=players, game=game)
+    players = [tables_services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
+    return tables_services.table_create(name=f"{prefix}桌", players=players, game=game)
 
 
 def open_table(browser: Any, base: str, username: str, language: str, table: Table) -> Any:
@@ -90,11 +92,11 @@ def move_on(table: Table, *, timed_out: set[int], legal_first: bool = False) -> 
     match = state["match"]
     deal = state["deal"]
     if deal is None or deal["phase"] == "over" or not deal.get("awaiting"):
-        services.deal_start(match_id=match["id"], number=state["deal_number"] + 1)
+        play_services.deal_start(match_id=match["id"], number=state["deal_number"] + 1)
         return selectors.table_state(table=table)
     seat = deal["awaiting"][0]
     if seat in timed_out:
-        services.seat_timeout(
+        play_services.seat_timeout(
             match_id=match["id"], number=state["deal_number"], seq=state["seq"], seat=seat
         )
     else:
@@ -104,7 +106,7 @@ def move_on(table: Table, *, timed_out: set[int], legal_first: bool = False) -> 
         acting = declining or [a for a in legal if a["kind"] != "pass"] or legal
         pick = legal[0] if legal_first else acting[-1 if acting[0]["kind"] == "bid" else 0]
         kind, cards = action_as_text(table, seat, pick)
-        services.seat_act(
+        play_services.seat_act(
             table=table,
             seat=seat,
             kind=kind,
@@ -129,7 +131,7 @@ def test_a_refused_tap_shows_its_reason_beside_the_hand(
     live_asgi: str, browser: Any, game: str, language: str, reason: str
 ) -> None:
     table = people_table(game, "r")
-    services.match_start(table=table, seed=4, turn_seconds=600)
+    play_services.match_start(table=table, seed=4, turn_seconds=600)
     awaiting = selectors.table_state(table=table)["deal"]["awaiting"]
     seat = next(s for s in range(seat_count(game)) if s not in awaiting)
     page = open_table(browser, live_asgi, f"r{seat}", language, table)
@@ -159,7 +161,7 @@ def test_back_at_the_table_the_player_sees_the_system_playing_for_them_and_why_i
     live_asgi: str, browser: Any, game: str, language: str, rules: dict[str, Any]
 ) -> None:
     table = people_table(game, "t")
-    match = services.match_start(table=table, seed=4, turn_seconds=600, rule_options=rules)
+    match = play_services.match_start(table=table, seed=4, turn_seconds=600, rule_options=rules)
     # the page is closed: seat 0's time runs out at each of its turns, the others play
     left = None
     for _ in range(2000):
@@ -236,7 +238,7 @@ def test_a_huangfan_redeal_is_no_new_deal_in_the_count(
     live_asgi: str, browser: Any, language: str
 ) -> None:
     table = people_table("shanghai_doudizhu", "h")
-    match = services.match_start(
+    match = play_services.match_start(
         table=table, seed=4, turn_seconds=600, rule_options={"timeouts_to_escape": 99}
     )
     # nobody bids, twice: two 荒番 deals dealt again, and the third deal is on
@@ -261,7 +263,7 @@ def test_a_huangfan_redeal_is_no_new_deal_in_the_count(
 
 def test_counts_are_written_in_each_languages_plural(live_asgi: str, browser: Any) -> None:
     table = people_table("shanghai_doudizhu", "p")
-    services.match_start(table=table, seed=4, turn_seconds=600)
+    play_services.match_start(table=table, seed=4, turn_seconds=600)
     english = open_table(browser, live_asgi, "p1", "en", table)
     english.wait_for_selector("#seat-0 .seat-info")
     assert re.search(r"\b25 cards\b", english.inner_text("#seat-0 .seat-info"))
@@ -343,12 +345,12 @@ def tap_turn(page: Any) -> str:
 
 def bot_table(game: str, username: str) -> Table:
     user = get_user_model().objects.create_user(username, password=PASSWORD)
-    person = services.player_create(name="小明", user=user)
+    person = tables_services.player_create(name="小明", user=user)
     bots = [
-        services.player_create(name=f"Bot {n}", is_bot=True, bot_kind="heuristic")
+        tables_services.player_create(name=f"Bot {n}", is_bot=True, bot_kind="heuristic")
         for n in range(1, seat_count(game))
     ]
-    return services.table_create(name="整场", players=[person, *bots], game=game)
+    return tables_services.table_create(name="整场", players=[person, *bots], game=game)
 
 
 @pytest.mark.parametrize(
@@ -361,7 +363,7 @@ def test_a_whole_match_is_played_by_taps_with_a_result_screen_after_each_deal(
     zh = language != "en"
     table = bot_table(game, "solo")
     with celery_workers(1):
-        match = services.match_start(
+        match = play_services.match_start(
             table=table, seed=7, turn_seconds=180, bot_delay_ms=0, deals_per_match=deals
         )
         page = open_table(browser, live_asgi, "solo", language, table)

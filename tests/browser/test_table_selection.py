@@ -11,8 +11,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from engine.cards import format_cards
-from games import selectors, services
 from games.models import Table
+from games.play import services as play_services
+from games.play import state as selectors
+from games.tables import services as tables_services
 from tests.browser.conftest import ARTIFACTS
 from tests.engine.shanghai_doudizhu.helpers import rig
 
@@ -33,8 +35,8 @@ WORDS = {
 def landlord_leads() -> Table:
     """A table of four people; seat 0 holds five 2s, bids 1 and leads after three passes."""
     users = [get_user_model().objects.create_user(f"d{s}", password=PASSWORD) for s in range(4)]
-    players = [services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
-    table = services.table_create(name="斗地主桌", players=players, game="shanghai_doudizhu")
+    players = [tables_services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
+    table = tables_services.table_create(name="斗地主桌", players=players, game="shanghai_doudizhu")
     deal = rig({0: f"{TWOS} 3S 4S 5H 6D 7C 9S 9H"}, marked=(0, "2S"))
     first = {
         "seed": "copies",
@@ -42,13 +44,13 @@ def landlord_leads() -> Table:
         "kitty": format_cards(deal.kitty),
         "marked": {"seat": 0, "card": "2S"},
     }
-    services.match_start(table=table, seed=1, turn_seconds=600, first_deal=first)
+    play_services.match_start(table=table, seed=1, turn_seconds=600, first_deal=first)
     for seat, kind, text in ((0, "bid", "1"), (1, "pass", ""), (2, "pass", ""), (3, "pass", "")):
         seq = selectors.table_state(table=table)["seq"]
-        services.seat_act(table=table, seat=seat, kind=kind, cards=text, seq=seq)
+        play_services.seat_act(table=table, seat=seat, kind=kind, cards=text, seq=seq)
     state = selectors.table_state(table=table)
     if state["deal"]["phase"] == "report":
-        services.seat_act(table=table, seat=0, kind="report", seq=state["seq"])
+        play_services.seat_act(table=table, seat=0, kind="report", seq=state["seq"])
     state = selectors.table_state(table=table)
     assert state["deal"]["phase"] == "play" and state["deal"]["awaiting"] == [0]
     return table

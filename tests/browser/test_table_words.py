@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import selectors, services
 from games.models import Match
+from games.play import services as play_services
+from games.play import state as selectors
+from games.tables import services as tables_services
 from tests.browser.conftest import ARTIFACTS
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.draw.services import round_create_paired
@@ -58,9 +60,9 @@ def test_the_leave_dialog_states_the_games_escape_cost(
     User = get_user_model()
     count = 6 if game == "daguai" else 4
     users = [User.objects.create_user(f"w{s}", password=PASSWORD) for s in range(count)]
-    players = [services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
-    table = services.table_create(name="离桌", players=players, game=game)
-    match = services.match_start(table=table, seed=4, turn_seconds=600)
+    players = [tables_services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
+    table = tables_services.table_create(name="离桌", players=players, game=game)
+    match = play_services.match_start(table=table, seed=4, turn_seconds=600)
     page, errors = open_page(browser, live_asgi, "w1", language)
     page.goto(f"{live_asgi}/tables/{table.pk}/")
     page.wait_for_selector("#hand button.card-face")
@@ -96,7 +98,7 @@ def test_a_team_tables_page_names_the_teams_and_links_back(live_asgi: str, brows
     seat_0.user = user
     seat_0.save(update_fields=["user"])
     if pairing.table.matches.filter(status=Match.Status.PLAYING).exists() is False:
-        services.match_start(table=pairing.table, seed=4, turn_seconds=600)
+        play_services.match_start(table=pairing.table, seed=4, turn_seconds=600)
     assert {pairing.team_a.name, pairing.team_b.name} == {t.name for t in teams}
     for language in ("zh-hans", "en"):
         page, errors = open_page(browser, live_asgi, "captain", language)

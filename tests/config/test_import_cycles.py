@@ -17,8 +17,11 @@ def _modules() -> dict[str, Path]:
     """The apps' modules (not their migrations), by dotted name."""
     found: dict[str, Path] = {}
     for app in APPS:
-        for path in sorted((ROOT / app).glob("*.py")):
-            name = app if path.stem == "__init__" else f"{app}.{path.stem}"
+        for path in sorted((ROOT / app).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "migrations" in parts:
+                continue
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
             found[name] = path
     return found
 

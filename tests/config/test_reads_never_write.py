@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from django.test import Client
 
 from games.models import Table, TableSeat
-from games.services import match_start
+from games.play.services import match_start
 from tests.config.test_fuzz import World, fill, url_patterns
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory

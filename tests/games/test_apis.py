@@ -14,8 +14,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors, services
 from games.models import Action, Match, Table, TableSeat
+from games.play import services
+from games.play import state as selectors
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak
 

@@ -211,7 +211,7 @@ def test_a_challenge_of_a_running_matchs_deal_never_shows_the_matchs_seeds(game:
     """A challenge is dealt from its source deal's seed, and 斗地主's deal seeds name the match
     seed, which deals every deal to come: the challenge's table, state and record show no seed of
     the source match while that match is still played."""
-    from games import services
+    from games.play import services
     from tests.games.test_replay import bot_table
 
     source = services.match_start(

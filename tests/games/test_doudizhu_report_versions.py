@@ -10,9 +10,9 @@ import pytest
 
 from engine.shanghai_doudizhu.match import Match as EngineMatch
 from engine.shanghai_doudizhu.rules import RULES_VERSION, RULES_VERSION_1
-from games import services as games_services
 from games.models import Deal, Match, TableSeat
 from games.play import engine_state
+from games.play import services as games_services
 from games.replay.audit import matches_audit
 from tests.games.factories import BotFactory, TableFactory
 

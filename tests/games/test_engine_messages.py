@@ -22,9 +22,11 @@ from rest_framework.test import APIClient
 from engine.errors import MESSAGES as ENGLISH
 from engine.errors import EngineError, IllegalActionError, message_codes
 from engine.registry import get_game, registered_keys
-from games import selectors, services
 from games.models import Table, TableSeat
+from games.play import services as play_services
+from games.play import state as selectors
 from games.play.messages import MESSAGES, cards_text, engine_message
+from games.tables import services as tables_services
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.draw.services import round_create_paired
@@ -98,7 +100,7 @@ def _people(game: str) -> tuple[Table, dict[int, Any]]:
     seats = get_game(game).seat_count
     users = {seat: UserFactory() for seat in range(seats)}
     players = [PlayerFactory(user=users[seat], name=f"玩家{seat}") for seat in range(seats)]
-    table = services.table_create(name="桌", players=players, game=game)
+    table = tables_services.table_create(name="桌", players=players, game=game)
     return table, users
 
 
@@ -123,7 +125,7 @@ def _card_not_held(hand: str, game: str) -> str:
 @pytest.mark.parametrize("game", ["daguai", "xiaoluzi", "shanghai_doudizhu"])
 def test_an_illegal_action_is_refused_in_chinese_and_in_english(game: str) -> None:
     table, users = _people(game)
-    services.match_start(table=table, seed=5, deals_per_match=1)
+    play_services.match_start(table=table, seed=5, deals_per_match=1)
     deal = selectors.table_state(table=table)["deal"]
     seat = deal["awaiting"][0]
     other = (seat + 1) % table.seat_count
@@ -144,7 +146,7 @@ def test_an_illegal_action_is_refused_in_chinese_and_in_english(game: str) -> No
 
 def test_a_play_of_cards_not_held_names_the_cards_as_cards() -> None:
     table, users = _people("daguai")
-    services.match_start(table=table, seed=5, deals_per_match=1)
+    play_services.match_start(table=table, seed=5, deals_per_match=1)
     state = selectors.table_state(table=table)
     seat = state["deal"]["turn"]
     hand = selectors.table_state(table=table, seat=seat)["you"]["hand"]

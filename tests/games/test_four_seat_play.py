@@ -11,8 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors, services
 from games.models import Match, Table
+from games.play import services as play_services
+from games.play import state as selectors
+from games.tables import services as tables_services
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak
 
@@ -24,7 +26,7 @@ GAMES = ("xiaoluzi", "shanghai_doudizhu")
 def four_people(game: str) -> tuple[Table, dict[int, Client]]:
     users = [UserFactory() for _ in range(4)]
     players = [PlayerFactory(user=u) for u in users]
-    table = services.table_create(name="四人桌", players=players, game=game)
+    table = tables_services.table_create(name="四人桌", players=players, game=game)
     clients = {}
     for seat, user in enumerate(users):
         client = Client()
@@ -60,7 +62,7 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 @pytest.mark.parametrize("game", GAMES)
 def test_whole_deals_by_the_legal_actions_show_no_hidden_card(game: str) -> None:
     table, clients = four_people(game)
-    services.match_start(table=table, seed=20261201, deals_per_match=2)
+    play_services.match_start(table=table, seed=20261201, deals_per_match=2)
     watcher = Client()
     watcher.force_login(UserFactory())
     rng = random.Random(7)
@@ -76,7 +78,7 @@ def test_whole_deals_by_the_legal_actions_show_no_hidden_card(game: str) -> None
         deal = spectator["deal"]
         if deal["phase"] == "over":
             assert deal["result"] is not None
-            services.deal_start(match_id=match.pk, number=match.current_deal + 1)
+            play_services.deal_start(match_id=match.pk, number=match.current_deal + 1)
             continue
         assert deal["result"] is None and deal["moves"] == spectator["seq"]
         states = {seat: state_of(c, table) for seat, c in clients.items()}
@@ -110,7 +112,7 @@ def test_whole_deals_by_the_legal_actions_show_no_hidden_card(game: str) -> None
 
 def test_the_landlord_alone_sees_the_kitty_until_he_plays_open() -> None:
     table, clients = four_people("shanghai_doudizhu")
-    services.match_start(table=table, seed=3, deals_per_match=1)
+    play_services.match_start(table=table, seed=3, deals_per_match=1)
     for _ in range(8):
         deal = selectors.table_state(table=table)["deal"]
         if deal["landlord"] is not None:
@@ -130,7 +132,7 @@ def test_the_landlord_alone_sees_the_kitty_until_he_plays_open() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_today_s_form_and_bad_actions(game: str) -> None:
     table, clients = four_people(game)
-    services.match_start(table=table, seed=11, deals_per_match=1)
+    play_services.match_start(table=table, seed=11, deals_per_match=1)
     deal = selectors.table_state(table=table)["deal"]
     seat = deal["awaiting"][0]
     other = (seat + 1) % 4
@@ -162,7 +164,7 @@ def test_today_s_form_and_bad_actions(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_selection_is_explained_by_the_table_s_game(game: str) -> None:
     table, clients = four_people(game)
-    services.match_start(table=table, seed=11, deals_per_match=1)
+    play_services.match_start(table=table, seed=11, deals_per_match=1)
     seat = selectors.table_state(table=table)["deal"]["awaiting"][0]
     other = (seat + 1) % 4
     hand = state_of(clients[other], table)["you"]["hand"].split()
@@ -178,7 +180,7 @@ def test_a_selection_is_explained_by_the_table_s_game(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_scan_sees_another_seat_s_hand(game: str) -> None:
     table, clients = four_people(game)
-    services.match_start(table=table, seed=5, deals_per_match=1)
+    play_services.match_start(table=table, seed=5, deals_per_match=1)
     theirs = state_of(clients[1], table)
     assert_no_leak(theirs, table, 1)
     for viewer in (0, None):
@@ -230,7 +232,7 @@ def test_every_push_shows_each_viewer_only_what_the_rules_let_them_see(game: str
     from tests.games.test_realtime import next_state, session_cookie, socket
 
     table, _clients = four_people(game)
-    services.match_start(table=table, seed=99, deals_per_match=1)
+    play_services.match_start(table=table, seed=99, deals_per_match=1)
     users = {s.seat: s.player.user for s in table.seats.select_related("player__user")}
     viewers: dict[str, tuple[int | None, bytes]] = {
         f"seat{seat}": (seat, session_cookie(user)) for seat, user in users.items()
@@ -245,12 +247,12 @@ def test_every_push_shows_each_viewer_only_what_the_rules_let_them_see(game: str
             return False
         if state["deal"]["phase"] == "over":
             match = Match.objects.get(table=table)
-            services.deal_start(match_id=match.pk, number=match.current_deal + 1)
+            play_services.deal_start(match_id=match.pk, number=match.current_deal + 1)
             return True
         seat = state["deal"]["awaiting"][0]
         mine = selectors.table_state(table=table, seat=seat)
         kind, cards = action_as_text(table, seat, choose(mine, rng))
-        services.seat_act(table=table, seat=seat, kind=kind, cards=cards, seq=mine["seq"])
+        play_services.seat_act(table=table, seat=seat, kind=kind, cards=cards, seq=mine["seq"])
         return True
 
     async def run() -> int:
@@ -283,7 +285,7 @@ def test_every_push_shows_each_viewer_only_what_the_rules_let_them_see(game: str
 @pytest.mark.parametrize("game", GAMES)
 def test_the_table_page_of_four_names_its_game_and_draws_four_seats(game: str) -> None:
     table, clients = four_people(game)
-    services.match_start(table=table, seed=8, deals_per_match=1)
+    play_services.match_start(table=table, seed=8, deals_per_match=1)
     page = clients[2].get(reverse("games:table", args=[table.pk]))
     assert page.status_code == 200
     html = page.content.decode()

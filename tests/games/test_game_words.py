@@ -19,8 +19,9 @@ from django.utils import translation
 from config.apps import games_register_extra
 from engine.errors import EngineError
 from engine.registry import get_game, registered_keys, unregister
-from games import services
+from games.play import services as play_services
 from games.play.messages import MESSAGES, engine_message
+from games.tables import services as tables_services
 from tests.games import wordygame
 from tests.games.factories import PlayerFactory, UserFactory
 
@@ -56,7 +57,7 @@ def _shouting() -> EngineError:
 def _table(game: str) -> tuple[Any, list[Any]]:
     users = [UserFactory() for _ in range(get_game(game).seat_count)]
     players = [PlayerFactory(user=user, name=f"玩家{i}") for i, user in enumerate(users)]
-    return services.table_create(name="桌", players=players, game=game), users
+    return tables_services.table_create(name="桌", players=players, game=game), users
 
 
 def _page(user: Any, path: str, language: str | None) -> str:
@@ -89,7 +90,7 @@ def test_once_unregistered_its_codes_fall_back_to_english(wordy: None) -> None:
 
 def test_its_table_refuses_an_action_in_its_own_words(wordy: None) -> None:
     table, users = _table("wordy")
-    services.match_start(table=table, seed=3, deals_per_match=1)
+    play_services.match_start(table=table, seed=3, deals_per_match=1)
     for language, wanted in (
         (None, "词牌不许shout：玩家0只能出牌。"),
         ("en", "No shout in Wordy: 玩家0 plays."),
@@ -109,7 +110,7 @@ def test_its_table_refuses_an_action_in_its_own_words(wordy: None) -> None:
 
 def test_its_table_page_is_described_by_its_package(wordy: None) -> None:
     table, users = _table("wordy")
-    services.match_start(table=table, seed=3, deals_per_match=1)
+    play_services.match_start(table=table, seed=3, deals_per_match=1)
     for language, leader, won in (
         (None, "领出", "%(name)s 最多墩"),
         ("en", "leads the deal", "%(name)s took most tricks"),

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 
 from config.exceptions import ApplicationError
 from games.models import MAX_SEATS, Action, Deal, FigureStep, Match, Player, Table, TableSeat
-from games.services import table_create
+from games.tables.services import table_create
 from tests.games.factories import BotFactory, PlayerFactory, TableFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

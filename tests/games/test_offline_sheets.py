@@ -14,8 +14,8 @@ from django.utils import translation
 
 from config.exceptions import ApplicationError
 from engine.registry import get_game
-from games import services
 from games.models import Deal, FigureStep, Match, Table, TableSeat
+from games.offline import services
 from games.replay import audit
 from tests.games.factories import PlayerFactory
 

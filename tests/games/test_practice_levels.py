@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Match, TableSeat
-from games.play import engine_state
+from games.play import engine_state, services
 from tests.games.factories import UserFactory
 from tests.games.queued import record_queued
 from tests.games.test_apis import client_for

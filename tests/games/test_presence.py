@@ -15,10 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.cards import format_cards
-from games import selectors, services
 from games.live import presence
 from games.models import Action, Match, Table, TableSeat
-from games.play import engine_state
+from games.play import engine_state, services
+from games.play import state as selectors
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak
 from tests.games.queued import record_queued

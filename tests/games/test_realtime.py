@@ -15,9 +15,10 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from games import selectors, services
 from games.live import events
 from games.models import Match, Table
+from games.play import services
+from games.play import state as selectors
 from tests.games.factories import UserFactory
 from tests.games.leakcheck import assert_no_leak
 from tests.games.test_apis import _first_legal, people_table

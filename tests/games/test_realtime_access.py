@@ -10,10 +10,10 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import services
 from games.live import consumers as realtime
 from games.live import events, presence
 from games.models import TableSeat
+from games.play import services
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.test_apis import people_table
 from tests.games.test_realtime import next_state, session_cookie, socket

@@ -18,10 +18,10 @@ from channels.testing import WebsocketCommunicator
 from redis.exceptions import MaxConnectionsError
 
 from config.asgi import application
-from games import services
 from games.live import presence
 from games.live.consumers import TableConsumer
 from games.models import Table
+from games.play import services
 from tests.games.test_apis import people_table
 from tests.games.test_realtime import next_state, session_cookie, socket
 

@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 
 from engine.registry import get_game
-from games import services
 from games.models import Deal, Match, Table, TableSeat
+from games.play import services as play_services
 from games.tables import access
+from games.tables import services as tables_services
 from tests.games.factories import BotFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.draw.services import round_create_paired
@@ -29,7 +30,7 @@ GAMES = ["daguai", "xiaoluzi", "shanghai_doudizhu"]
 
 
 def bot_table(game: str) -> Table:
-    table = services.table_create(
+    table = tables_services.table_create(
         name=f"桌 {game}",
         players=[BotFactory() for _ in range(get_game(game).seat_count)],
         game=game,
@@ -44,13 +45,13 @@ def play_out(match: Match) -> Match:
         if match.status != Match.Status.PLAYING:
             return match
         number = match.current_deal
-        if not services.bot_deal_play(match_id=match.pk, number=number):
-            assert services.deal_start(match_id=match.pk, number=number + 1)
+        if not play_services.bot_deal_play(match_id=match.pk, number=number):
+            assert play_services.deal_start(match_id=match.pk, number=number + 1)
     raise AssertionError("the match did not end")
 
 
 def finished_match(game: str, seed: int = 5, deals: int = 2) -> Match:
-    match = services.match_start(
+    match = play_services.match_start(
         table=bot_table(game), seed=seed, deals_per_match=deals, between_deals_seconds=0
     )
     return play_out(match)
@@ -112,7 +113,7 @@ def test_the_record_api_answers_the_stored_record_and_a_file_to_download() -> No
 
 
 def test_an_unfinished_deal_is_not_replayed() -> None:
-    match = services.match_start(table=bot_table("daguai"), seed=3)
+    match = play_services.match_start(table=bot_table("daguai"), seed=3)
     deal = match.deals.get(number=1)
     assert deal.status != Deal.Status.FINISHED
     c = Client()
@@ -297,10 +298,10 @@ def test_no_record_or_replay_of_a_running_match_reveals_its_seed(game: str) -> N
     """The match's seed deals every deal to come (斗地主's deal seeds are ``<match seed>/<n>``,
     and every record names the match seed): while a deal of it is still to be played, its finished
     deals replay, but no record, replay or table list shows the seed."""
-    match = services.match_start(
+    match = play_services.match_start(
         table=bot_table(game), seed=918273645501, deals_per_match=3, between_deals_seconds=0
     )
-    assert services.bot_deal_play(match_id=match.pk, number=1)  # and deals deal 2
+    assert play_services.bot_deal_play(match_id=match.pk, number=1)  # and deals deal 2
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     first = Deal.objects.get(match=match, number=1)

@@ -13,9 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.cards import format_cards
-from games import services
 from games.models import Action, Table
 from games.play import engine_state
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.engine.shanghai_doudizhu.helpers import rig
 from tests.games.factories import PlayerFactory, UserFactory
 
@@ -68,12 +69,12 @@ def leading() -> tuple[Table, dict[int, Client]]:
     """Seat 0 is the landlord (bid 1, three passes) and leads."""
     users = [UserFactory() for _ in range(4)]
     players = [PlayerFactory(user=u) for u in users]
-    table = services.table_create(name="斗地主桌", players=players, game="shanghai_doudizhu")
+    table = tables_services.table_create(name="斗地主桌", players=players, game="shanghai_doudizhu")
     clients = {}
     for seat, user in enumerate(users):
         clients[seat] = Client()
         clients[seat].force_login(user)
-    services.match_start(table=table, seed=1, deals_per_match=1, first_deal=first_deal())
+    play_services.match_start(table=table, seed=1, deals_per_match=1, first_deal=first_deal())
     act(clients[0], table, "bid", "1")
     for seat in (1, 2, 3):
         act(clients[seat], table, "pass")

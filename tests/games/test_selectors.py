@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from games import selectors, services
 from games.models import Match
+from games.play import services
+from games.play import state as selectors
 from tests.games.leakcheck import assert_no_leak
 from tests.games.test_apis import _first_legal, people_table
 

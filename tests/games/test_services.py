@@ -5,8 +5,8 @@ import pytest
 from config.exceptions import ApplicationError
 from engine.registry import get_game
 from games.models import Table
-from games.selectors import table_seats
-from games.services import player_create, table_create
+from games.tables.selectors import table_seats
+from games.tables.services import player_create, table_create
 from tests.games.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,9 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import selectors, services
 from games.models import Deal, Match, Table, TableSeat
-from games.play import engine_state, state_cache
+from games.play import engine_state, services, state_cache
+from games.play import state as selectors
 from tests.games.factories import BotFactory, PlayerFactory
 from tests.games.test_apis import _first_legal, people_table
 

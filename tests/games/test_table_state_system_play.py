@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import selectors, services
 from games.models import Table
+from games.play import services as play_services
+from games.play import state as selectors
+from games.tables import services as tables_services
 
 pytestmark = pytest.mark.django_db
 
@@ -20,14 +22,14 @@ LIMITS = {"daguai": (5, True), "xiaoluzi": (3, True), "shanghai_doudizhu": (5, F
 def people_table(game: str) -> Table:
     count = 6 if game == "daguai" else 4
     users = [get_user_model().objects.create_user(f"{game}{s}") for s in range(count)]
-    players = [services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
-    return services.table_create(name="桌", players=players, game=game)
+    players = [tables_services.player_create(name=f"玩家{s}", user=u) for s, u in enumerate(users)]
+    return tables_services.table_create(name="桌", players=players, game=game)
 
 
 def time_out_awaited(table: Table) -> dict[str, Any]:
     state = selectors.table_state(table=table)
     seat = state["deal"]["awaiting"][0]
-    services.seat_timeout(
+    play_services.seat_timeout(
         match_id=state["match"]["id"], number=state["deal_number"], seq=state["seq"], seat=seat
     )
     return selectors.table_state(table=table, seat=seat)
@@ -36,7 +38,7 @@ def time_out_awaited(table: Table) -> dict[str, Any]:
 @pytest.mark.parametrize("game", sorted(LIMITS))
 def test_each_seats_system_plays_are_one_block_whatever_the_game(game: str) -> None:
     table = people_table(game)
-    services.match_start(table=table, seed=4, turn_seconds=600)
+    play_services.match_start(table=table, seed=4, turn_seconds=600)
     before = selectors.table_state(table=table)
     limit, in_a_row = LIMITS[game]
     assert before["system_play"][0] == {
@@ -54,14 +56,14 @@ def test_each_seats_system_plays_are_one_block_whatever_the_game(game: str) -> N
 
 def test_a_huangfan_redeal_keeps_the_place_of_the_deal_it_replaces() -> None:
     table = people_table("shanghai_doudizhu")
-    services.match_start(
+    play_services.match_start(
         table=table, seed=4, turn_seconds=600, rule_options={"timeouts_to_escape": 99}
     )
     for _ in range(4):  # nobody bids: 荒番
         time_out_awaited(table)
     state = selectors.table_state(table=table)
     assert state["deal"]["phase"] == "over" and state["deal_ordinal"] == 1
-    services.deal_start(match_id=state["match"]["id"], number=2)
+    play_services.deal_start(match_id=state["match"]["id"], number=2)
     state = selectors.table_state(table=table)
     assert (state["deal_number"], state["deal_ordinal"]) == (2, 1)
     history = state["match"]["history"]

@@ -16,9 +16,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from engine.registry import get_game
-from games import selectors, services
 from games.models import Match, Table, TableSeat
+from games.play import services as play_services
+from games.play import state as selectors
 from games.play.leaving import leave_terms
+from games.tables import services as tables_services
 from games.tables.practice import practice_table_open
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
@@ -80,7 +82,7 @@ def test_a_practice_table_is_titled_in_the_readers_language(opened_in: str) -> N
 def test_a_table_stored_in_chinese_before_is_shown_in_english_too() -> None:
     user = UserFactory()
     players = [PlayerFactory(user=user, name="小红"), *PlayerFactory.create_batch(3)]
-    table = services.table_create(name="练习 · 小红", players=players, game="xiaoluzi")
+    table = tables_services.table_create(name="练习 · 小红", players=players, game="xiaoluzi")
     english = _client(user, "en").get(reverse("games:table", args=[table.pk])).content.decode()
     assert "<h1>Practice · 小红 " in english
 
@@ -130,7 +132,7 @@ def _people_table(game: str) -> tuple[Table, dict[int, Any]]:
     count = get_game(game).seat_count
     users = {seat: UserFactory() for seat in range(count)}
     players = [PlayerFactory(user=users[seat]) for seat in range(count)]
-    table = services.table_create(name="桌", players=players, game=game)
+    table = tables_services.table_create(name="桌", players=players, game=game)
     return table, users
 
 
@@ -145,7 +147,7 @@ def test_the_leave_confirmation_states_the_games_own_escape_cost(game: str) -> N
     assert refused.json()["detail"] == "这张牌桌当前没有进行中的比赛。"
     refused = _client(users[0], "en").post(url)
     assert refused.json()["detail"] == "No match is being played at this table."
-    services.match_start(table=table, seed=5, deals_per_match=2)
+    play_services.match_start(table=table, seed=5, deals_per_match=2)
     chinese = _client(users[1]).get(url).json()
     english = _client(users[1], "en").get(url).json()
     cost = ESCAPE[game]
@@ -169,10 +171,12 @@ def test_the_leave_confirmation_states_the_games_own_escape_cost(game: str) -> N
 )
 def test_leaving_between_deals_is_stated_per_game(game: str, cost: int) -> None:
     count = get_game(game).seat_count
-    table = services.table_create(name="桌", players=BotFactory.create_batch(count), game=game)
-    match = services.match_start(table=table, seed=5, deals_per_match=3)
+    table = tables_services.table_create(
+        name="桌", players=BotFactory.create_batch(count), game=game
+    )
+    match = play_services.match_start(table=table, seed=5, deals_per_match=3)
     for _ in range(5):  # bots play the first deal out; the next is not dealt yet
-        if services.bot_deal_play(match_id=match.pk, number=1):
+        if play_services.bot_deal_play(match_id=match.pk, number=1):
             break
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and match.current_deal == 1
@@ -189,14 +193,14 @@ def test_leaving_between_deals_is_stated_per_game(game: str, cost: int) -> None:
         assert "局间离开不计分，但比赛随之结束" in chinese["text"]
         assert "scores nothing, but it ends the match" in english["text"]
     before = match.points[1]
-    services.seat_escape(table=table, seat=1)
+    play_services.seat_escape(table=table, seat=1)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.points[1] == before - cost
 
 
 def test_a_bystander_of_xiaoluzi_is_told_it_cannot_escape_and_its_leave_is_noted() -> None:
     table, users = _people_table("xiaoluzi")
-    services.match_start(table=table, seed=5, deals_per_match=2)
+    play_services.match_start(table=table, seed=5, deals_per_match=2)
     roles: list[int] = []
     for wanted in ("declare", "counter"):  # 宣牌, then 反宣: the other two watch (旁观)
         for _ in range(4):
@@ -205,7 +209,7 @@ def test_a_bystander_of_xiaoluzi_is_told_it_cannot_escape_and_its_leave_is_noted
             legal = selectors.table_state(table=table, seat=seat)["you"]["legal"]
             kinds = [a["kind"] for a in legal]
             kind = wanted if wanted in kinds else kinds[-1]  # no_declare, no_counter
-            services.seat_act(table=table, seat=seat, kind=kind, seq=state["seq"])
+            play_services.seat_act(table=table, seat=seat, kind=kind, seq=state["seq"])
             if kind == wanted:
                 roles.append(seat)
                 break

@@ -6,7 +6,8 @@ import pytest
 from django.db import transaction
 
 from config.celery import app
-from games import services
+from games.play import locking as play_locking
+from games.play import services as play_services
 from games.tasks import ping
 from tests.games.queued import record_queued
 from tests.games.test_apis import people_table
@@ -22,10 +23,10 @@ def test_every_task_the_services_queue_by_name_is_a_task_routed_to_its_queue() -
     workers know, and Celery's router sends it to its queue (all-bot deals apart)."""
     app.loader.import_default_modules()
     names = {
-        services.TASK_BOT_TURN: "games",
-        services.TASK_TURN_TIMEOUT: "games",
-        services.TASK_DEAL_START: "games",
-        services.TASK_BOT_DEAL: "bots",
+        play_locking.TASK_BOT_TURN: "games",
+        play_locking.TASK_TURN_TIMEOUT: "games",
+        play_locking.TASK_DEAL_START: "games",
+        play_locking.TASK_BOT_DEAL: "bots",
     }
     for name, queue in names.items():
         assert name in app.tasks
@@ -38,7 +39,7 @@ def test_tasks_are_queued_by_name_on_commit_only(
 ) -> None:
     sent = record_queued(monkeypatch)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        match = services.match_start(table=bot_table(), seed=3, bot_delay_ms=0)
+        match = play_services.match_start(table=bot_table(), seed=3, bot_delay_ms=0)
     assert callbacks and sent == []  # nothing goes to a worker before the commit
     for callback in callbacks:
         callback()
@@ -47,7 +48,7 @@ def test_tasks_are_queued_by_name_on_commit_only(
     table, _users = people_table((0, 1, 2, 3, 4, 5))
     del sent[:]
     with django_capture_on_commit_callbacks(execute=True):
-        people = services.match_start(table=table, seed=5, turn_seconds=30)
+        people = play_services.match_start(table=table, seed=5, turn_seconds=30)
     (timer,) = sent  # a person's turn: their timer, on the games queue
     assert (timer.name, timer.args[:3], timer.queue) == ("turn_timeout", (people.pk, 1, 0), "games")
     assert 29 <= timer.options["countdown"] <= 30
@@ -58,6 +59,6 @@ def test_tasks_are_queued_by_name_on_commit_only(
         pytest.raises(RuntimeError),
         transaction.atomic(),
     ):
-        services.match_start(table=bot_table(), seed=4, bot_delay_ms=0)
+        play_services.match_start(table=bot_table(), seed=4, bot_delay_ms=0)
         raise RuntimeError("rolled back")
     assert sent == []  # a change rolled back queues nothing

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Match, TableSeat
+from games.play import services
 from tests.games.factories import UserFactory
 from tests.games.leakcheck import assert_no_leak
 from tests.games.test_apis import client_for, people_table

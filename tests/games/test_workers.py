@@ -11,8 +11,8 @@ import time
 import pytest
 from django.core.management import call_command
 
-from games import services
 from games.models import Action, Deal, Match, Table, TableSeat
+from games.play import services
 from tests.games.factories import BotFactory, PlayerFactory, TableFactory
 from tests.workers import celery_workers, wait_for
 

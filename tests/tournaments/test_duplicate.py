@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.duplicate import dealt_deals
-from games import services as games_services
 from games.models import Deal, Match, Table
 from games.play import engine_state
+from games.play import services as games_services
 from games.tables.access import deal_public, table_viewable
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak

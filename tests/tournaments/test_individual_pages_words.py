@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services as game_services
 from games.models import Match, Table
+from games.play import services as game_services
 from tests.games.factories import BotFactory
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments.draw import services as draw_services

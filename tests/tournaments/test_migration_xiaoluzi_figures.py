@@ -14,8 +14,9 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import services
 from games.models import FigureStep, Match, Table
+from games.offline import services as offline_services
+from games.play import services as play_services
 from games.replay import audit
 from tests.games.factories import BotFactory, PlayerFactory
 from tests.games.queued import record_queued
@@ -57,19 +58,19 @@ def _played_events() -> tuple[Event, Event]:
     online = _event(Table.Mode.ONLINE, BotFactory.create_batch(4, bot_kind="random"))
     round_ = draw_services.round_create_paired(event=online, confirm=True)
     rounds_services.round_start(round=round_, start_matches=False)
-    match = services.match_start(table=round_.pairings.get().table, seed=16, deals_per_match=4)
+    match = play_services.match_start(table=round_.pairings.get().table, seed=16, deals_per_match=4)
     for _ in range(20):  # what the workers would do
         match.refresh_from_db()
         if match.status != Match.Status.PLAYING:
             break
-        if not services.bot_deal_play(match_id=match.pk, number=match.current_deal):
-            services.deal_start(match_id=match.pk, number=match.current_deal + 1)
+        if not play_services.bot_deal_play(match_id=match.pk, number=match.current_deal):
+            play_services.deal_start(match_id=match.pk, number=match.current_deal + 1)
     assert match.status == Match.Status.FINISHED
     offline = _event(Table.Mode.OFFLINE, PlayerFactory.create_batch(4))
     round_ = draw_services.round_create_paired(event=offline, confirm=True)
     rounds_services.round_start(round=round_)
     table = round_.pairings.get().table
-    services.offline_match_record(table=table, sheet=SHEET, base_score=1, deals_per_match=4)
+    offline_services.offline_match_record(table=table, sheet=SHEET, base_score=1, deals_per_match=4)
     for event in (online, offline):
         tallies.event_tallies_refresh(event=event, open_rounds_only=False)
     return online, offline

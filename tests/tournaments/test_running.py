@@ -10,8 +10,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from games import services as games_services
 from games.models import Action, Deal, Match, Table, TableSeat
+from games.offline import services as offline_services
+from games.play import services as play_services
 from tests.games.factories import BotFactory, TableFactory
 from tests.workers import celery_workers
 from tournaments.draw import services
@@ -77,8 +78,8 @@ def test_verify_records_finds_a_tampered_record_and_a_tampered_log() -> None:
     table = TableFactory(seated=False)
     for seat in range(6):
         TableSeat.objects.create(table=table, seat=seat, player=BotFactory())
-    match = games_services.match_start(table=table, seed=3, deals_per_match=1)
-    assert games_services.bot_deal_play(match_id=match.pk, number=1)
+    match = play_services.match_start(table=table, seed=3, deals_per_match=1)
+    assert play_services.bot_deal_play(match_id=match.pk, number=1)
     assert run("verify_records")[0] == 0
     deal = Deal.objects.get(match=match)
     record = json.loads(deal.record)
@@ -105,10 +106,10 @@ def test_verify_records_finds_a_tampered_record_and_a_tampered_log() -> None:
 
 def test_an_offline_table_verifies_by_scoring_its_entries_again() -> None:
     table = TableFactory(mode=Table.Mode.OFFLINE)
-    games_services.offline_match_record(
+    offline_services.offline_match_record(
         table=table,
         first_dealer=0,
-        deals=[games_services.OfflineDeal(finish=(0, 2, 4))],
+        deals=[offline_services.OfflineDeal(finish=(0, 2, 4))],
         base_score=1,
         deals_per_match=3,
     )

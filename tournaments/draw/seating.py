@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
 from games.models import Player, Table, TableSeat
-from games.services import player_create, table_create
+from games.tables.services import player_create, table_create
 from tournaments.common.i18n import join_list
 from tournaments.draw import players as algo
 from tournaments.models import Event, Pairing, PairingTally, Registration, Round, RoundEntry

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
 from games.models import Table, TableMode
-from games.services import table_create
+from games.tables.services import table_create
 from tournaments.common.i18n import join_list
 from tournaments.common.organizers import event_is_organizer as event_is_organizer
 from tournaments.common.organizers import event_organizer_require as event_organizer_require

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
 from games.models import Player
-from games.services import player_create
+from games.tables.services import player_create
 from tournaments.events.entries import (
     membership_ensure,
     registration_ensure,

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from config.exceptions import ApplicationError, ConflictError
 from games.models import Player
-from games.services import player_create
+from games.tables.services import player_create
 from tournaments.common.organizers import event_organizer_require
 from tournaments.events import importing
 from tournaments.events.units import meet_units_by_name

@@ -486,7 +486,7 @@ def knockout_start(*, stage: KnockoutStage, user: User | None = None) -> Round:
 
 def _knockout_matches_start(round: Round) -> int:
     """A match at each online table of a knockout round but the walkovers'; how many began."""
-    from games.services import match_start
+    from games.play.services import match_start
 
     event = round.event
     started = 0

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Match, Table
-from games.services import offline_match_record, offline_match_score
+from games.offline.services import offline_match_record, offline_match_score
 from tournaments.common.organizers import event_result_require, round_log_add
 from tournaments.duplicate import deals as duplicate
 from tournaments.models import (

@@ -20,9 +20,10 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.duplicate import plays_duplicate
 from engine.errors import EngineError
 from engine.registry import DEFAULT_GAME, get_game
-from games import services as games_services
 from games.models import Action, Deal, Match, Table
+from games.play import services as play_services
 from games.play.messages import engine_message
+from games.tables import services as tables_services
 from tournaments.common import organizers as common_organizers
 from tournaments.draw import services as draw_services
 from tournaments.duplicate.deals import round_deal_seed
@@ -87,7 +88,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
         for table in tables:
             all_bots = not table.seats.filter(player__is_bot=False).exists()
             delay = bot_delay_ms if bot_delay_ms is not None else (0 if all_bots or bots else 600)
-            games_services.match_start(
+            play_services.match_start(
                 table=table,
                 base_score=event.base_score,
                 deals_per_match=pairing_deals(table.pairing.pk, event.deals_per_match),
@@ -199,7 +200,7 @@ def _simulation_event(
     if event.is_individual:
         kinds = get_game(game).bot_kinds
         bots = [
-            games_services.player_create(
+            tables_services.player_create(
                 name=f"机器人{p}",
                 is_bot=True,
                 bot_kind=(
@@ -222,7 +223,7 @@ def _simulation_event(
         if bot_kinds:  # a team's players share their kind, so that their rating is theirs
             kind = bot_kinds[(t - 1) % len(bot_kinds)]
         members = [
-            games_services.player_create(name=f"机器人{t}-{m}", is_bot=True, bot_kind=kind)
+            tables_services.player_create(name=f"机器人{t}-{m}", is_bot=True, bot_kind=kind)
             for m in range(1, event.team_size + 1)
         ]
         events_entries.team_create(event=event, name=f"机器人队{t}", players=members, unit=unit)

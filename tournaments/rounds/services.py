@@ -99,13 +99,10 @@ def _no_matches_start(round: Round) -> int:
 
 def _online_matches_start(round: Round) -> int:
     """A match at each online table of ``round`` without one; how many began."""
-    from games import services as games_services
+    from games.play.services import match_start
     from tournaments.knockout.selectors import pairing_deals
 
     event = round.event
-    match_start = getattr(games_services, "match_start", None)
-    if match_start is None:
-        return 0
     online = round.pairings.filter(
         table__mode=Table.Mode.ONLINE, table__matches__isnull=True
     ).select_related("table")

@@ -1,11 +1,7 @@
-"""Reads from the card room, including what a table shows each seat and each spectator.
-
-A table's state is read on every change by every WebSocket at the table and by each action's
-answer, so each process builds it once per state of the table: one query reads that state's
-version (the match row and its current deal's), and the public part and the people's private parts
-built for it are kept in the process's cache of table states (games.play.state_cache) under that
-version. A private part is only ever handed to its own seat.
-"""
+"""What a table shows each seat and each spectator: the state built once per committed change
+(one query tells whether the rows moved: games.play.state_cache holds what was built), then
+assembled for the viewer, whose own hand only is in it; the match's summary, history and level
+ladder."""
 
 from __future__ import annotations
 
@@ -15,52 +11,14 @@ from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from engine.game import MatchState
 from games.live import presence
-from games.models import Deal, Match, Table, TableSeat
+from games.models import Deal, Match, Table
 from games.play import engine_state
-from games.play.state_cache import FIGURES, PAGE, SEATS, VERSIONS, cache, version_of
-
-
-def table_seats(*, table: Table) -> QuerySet[TableSeat]:
-    """Return the table's seats in play order with their players."""
-    return table.seats.select_related("player").order_by("seat")
-
-
-def table_seat_of_user(*, table: Table, user: Any) -> int | None:
-    """The seat ``user`` holds at ``table`` (through their player), or None."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return (
-        TableSeat.objects.filter(table=table, player__user=user)
-        .values_list("seat", flat=True)
-        .first()
-    )
-
-
-def table_and_seat_of_user(*, table_id: int, user: Any) -> tuple[Table, int] | None:
-    """The table ``table_id`` and the seat ``user`` holds there (one query), or None when they hold
-    none (or there is no such table)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    row = (
-        TableSeat.objects.filter(table_id=table_id, player__user=user)
-        .select_related("table")
-        .first()
-    )
-    return None if row is None else (row.table, row.seat)
-
-
-def table_match(*, table: Table) -> Match | None:
-    """The table's match being played, else its latest match (None before the first)."""
-    matches = Match.objects.filter(table=table)
-    return (
-        matches.filter(status=Match.Status.PLAYING).first()
-        or matches.order_by("-created_at", "-id").first()
-    )
+from games.play.state_cache import FIGURES, PAGE, VERSIONS, cache, version_of
+from games.tables.selectors import match_seats, table_seats
 
 
 def table_state(
@@ -98,6 +56,8 @@ def table_state_of(
 
 
 _TABLE_FIELDS = ("id", "name", "game", "seat_count", "mode", "status")
+
+
 _VERSION_SQL: str | None = None
 
 
@@ -311,21 +271,6 @@ def _private_part(public: dict[str, Any], view: dict[str, Any]) -> dict[str, Any
     hand and legal answers; 斗地主's hand, legal bids and plays, and the kitty for the landlord.
     Only the differences are kept (the public part is shared)."""
     return {k: v for k, v in view.items() if k not in public or public[k] != v}
-
-
-def match_seats(match: Match) -> list[TableSeat]:
-    """The seats of ``match``'s table with their players, in play order: read once per match
-    and process (seats do not change during a match). Shared: read them, never change them."""
-    version = version_of(match, None)  # the seats depend on the match alone
-    seats: list[TableSeat] | None = cache.get(SEATS, match.pk, version)
-    if seats is None:
-        seats = list(
-            TableSeat.objects.filter(table_id=match.table_id)
-            .select_related("player")
-            .order_by("seat")
-        )
-        cache.put(SEATS, match.pk, version, seats)
-    return seats
 
 
 _SeatRow = tuple[int, str, bool, bool]  # seat, player's name, is a bot, has a user
