@@ -20,6 +20,16 @@ class TournamentsConfig(AppConfig):
         # A table of a round links back to its event and round, and names its teams.
         table_context_register(table_context)
 
+        # The knockout stage plugs into ordinary rounds: its tables' lengths, the event's final
+        # placement, its round log details (tournaments.formats).
+        from tournaments import formats
+        from tournaments.knockout import log as knockout_log
+        from tournaments.knockout import selectors as knockout_selectors
+
+        formats.table_deals_register(knockout_selectors.table_deals)
+        formats.final_placement_register(knockout_selectors.final_placement)
+        formats.round_log_forms_register(knockout_log.FORMS)
+
         # The tallies follow every scored row as it is written (no page request rebuilds them).
         match_scored.connect(match_scored_follow, dispatch_uid="tournaments.results.tallies.follow")
 

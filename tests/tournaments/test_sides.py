@@ -16,10 +16,10 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.registry import unregister
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
+from tournaments.common import sides
 from tournaments.draw import services as draw_services
 from tournaments.events import entries as events_entries
 from tournaments.events import services as event_services
-from tournaments.events import sides
 from tournaments.events import staff as events_staff
 from tournaments.events.importing import Existing, plan_import
 from tournaments.models import Event, TeamMember

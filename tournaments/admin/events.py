@@ -25,8 +25,8 @@ from tournaments.admin.scope import (
     organized_players,
     organized_units,
 )
+from tournaments.common import sides
 from tournaments.common.i18n import join_list
-from tournaments.events import sides
 from tournaments.events.staff import event_organizer_add
 from tournaments.events.units import events_unit_ids
 from tournaments.models import (

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError
 from games.models import Player, Table
 from tournaments.common.i18n import join_list
-from tournaments.common.organizers import event_organizer_require, round_log_add
+from tournaments.events.organizers import event_organizer_require, round_log_add
 from tournaments.models import Event, Registration, Round, RoundEntry, RoundLog
 
 __all__ = ["individual_tables_set", "registration_withdraw"]

@@ -17,13 +17,13 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError, ConflictError
 from games.models import Table, TableMode
 from games.tables.services import table_create
+from tournaments.common import sides
 from tournaments.common.i18n import join_list
-from tournaments.common.organizers import event_is_organizer as event_is_organizer
-from tournaments.common.organizers import event_organizer_require as event_organizer_require
-from tournaments.common.organizers import round_log_add as round_log_add
 from tournaments.draw import seating as individual
 from tournaments.draw import teams as pairing_algo
-from tournaments.events import sides
+from tournaments.events.organizers import event_is_organizer as event_is_organizer
+from tournaments.events.organizers import event_organizer_require as event_organizer_require
+from tournaments.events.organizers import round_log_add as round_log_add
 from tournaments.models import (
     Event,
     Pairing,

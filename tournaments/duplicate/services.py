@@ -10,10 +10,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError
-from tournaments.common.organizers import event_organizer_require
 from tournaments.duplicate.deals import deal_seed_new as duplicate_deal_seed_new
+from tournaments.events.organizers import event_organizer_require
+from tournaments.events.services import event_results_changed
 from tournaments.models import DuplicateScoring, Event, Round
-from tournaments.rounds.services import event_results_changed
 
 __all__ = ["event_duplicate_set"]
 

@@ -18,12 +18,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError
-from tournaments.common.api import api_event, api_user_required
-from tournaments.common.requests import organized_event
 from tournaments.duplicate import deals as duplicate
 from tournaments.duplicate import services as duplicate_services
 from tournaments.events.apis import EventOutput
 from tournaments.models import DuplicateScoring, Round
+from tournaments.web.api import api_event, api_user_required
+from tournaments.web.requests import organized_event
 
 
 def _flag(value: Any) -> bool:

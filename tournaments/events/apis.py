@@ -20,11 +20,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError
-from tournaments.common import organizers as common_organizers
-from tournaments.common.api import api_event, api_user_required, parsed_input
+from tournaments.events import organizers as common_organizers
 from tournaments.events import registration_import
 from tournaments.events.selectors import events_visible_to
 from tournaments.models import Event
+from tournaments.web.api import api_event, api_user_required, parsed_input
 
 
 class EventOutput(serializers.ModelSerializer):

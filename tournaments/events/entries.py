@@ -14,11 +14,12 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError
 from games.models import Player
 from games.tables.access import access_changed
+from tournaments.common import sides
 from tournaments.common.i18n import join_list
-from tournaments.common.organizers import event_is_organizer as event_is_organizer
-from tournaments.common.organizers import event_organizer_require as event_organizer_require
-from tournaments.common.organizers import round_log_add as round_log_add
-from tournaments.events import sides
+from tournaments.events.organizers import event_is_organizer as event_is_organizer
+from tournaments.events.organizers import event_organizer_require as event_organizer_require
+from tournaments.events.organizers import round_log_add as round_log_add
+from tournaments.events.services import event_results_changed
 from tournaments.models import (
     Event,
     Membership,
@@ -28,7 +29,6 @@ from tournaments.models import (
     Unit,
     UnitKind,
 )
-from tournaments.rounds.services import event_results_changed
 
 
 @transaction.atomic

@@ -22,7 +22,7 @@ from typing import IO
 from xml.parsers import expat
 
 from engine.registry import DEFAULT_GAME
-from tournaments.events.sides import team_size
+from tournaments.common.sides import team_size
 
 __all__ = [
     "COLUMNS",

@@ -18,9 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import services as accounts_services
 from config.auth import acting_user
 from config.exceptions import ApplicationError
-from tournaments.common.pages import attempt, bad_form, dashboard_redirect, posted_id
 from tournaments.common.qr import qr_svg
-from tournaments.common.requests import organized_event
 from tournaments.common.sorting import naturally
 from tournaments.events import registration_import
 from tournaments.events.importing import OTHERS_CHOICES, OTHERS_NEW
@@ -28,6 +26,8 @@ from tournaments.models import (
     Event,
     RoundEntry,
 )
+from tournaments.web.pages import attempt, bad_form, dashboard_redirect, posted_id
+from tournaments.web.requests import organized_event
 
 IMPORT_SESSION_KEY = "tournaments-import"
 

@@ -10,17 +10,16 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from games.models import Deal, FigureStep, Match, TableSeat
-from tournaments.common.organizers import event_is_organizer, event_is_referee
-from tournaments.common.requests import visible_event
+from tournaments.common.sides import seat_side, side_figure, side_figure_start
 from tournaments.common.sorting import natural_key
 from tournaments.duplicate import deals as duplicate
+from tournaments.events.organizers import event_is_organizer, event_is_referee
 from tournaments.events.selectors import (
     event_players,
     event_teams,
     meets_for_home,
 )
 from tournaments.events.services import can_create_events
-from tournaments.events.sides import seat_side, side_figure, side_figure_start
 from tournaments.models import (
     Pairing,
     PlayerTally,
@@ -35,6 +34,7 @@ from tournaments.standings.apis import standings_rows_fresh
 from tournaments.standings.selectors import (
     figure_label,
 )
+from tournaments.web.requests import visible_event
 
 
 def home(request: HttpRequest) -> HttpResponse:

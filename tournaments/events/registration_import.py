@@ -16,8 +16,8 @@ from django.utils.translation import ngettext
 from config.exceptions import ApplicationError, ConflictError
 from games.models import Player
 from games.tables.services import player_create
-from tournaments.common.organizers import event_organizer_require
 from tournaments.events import importing
+from tournaments.events.organizers import event_organizer_require
 from tournaments.events.units import meet_units_by_name
 from tournaments.models import Event, Membership, Registration, TeamMember, Unit
 
@@ -203,7 +203,7 @@ def event_import(
             extra={"problems": [{"row": p.row, "message": p.message} for p in plan.problems]},
         )
     from tournaments.events.entries import registration_ensure, team_create
-    from tournaments.rounds.services import event_results_changed
+    from tournaments.events.services import event_results_changed
 
     found = meet_units_by_name(event.meet)
     units = {

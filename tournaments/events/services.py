@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -27,8 +27,10 @@ from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from engine.errors import EngineError
 from engine.registry import get_game, registered_keys
 from games.play.messages import engine_message
-from tournaments.common.organizers import event_organizer_require
-from tournaments.events import sides
+from tournaments.common import sides
+from tournaments.events.organizers import event_is_organizer as event_is_organizer
+from tournaments.events.organizers import event_organizer_require
+from tournaments.events.organizers import round_log_add as round_log_add
 from tournaments.events.staff import ORGANIZERS_GROUP, event_organizer_add
 from tournaments.models import Event, EventReferee, Meet, Round
 
@@ -326,3 +328,8 @@ def event_staff_add(
             _("%(name)s already referees %(event)s.") % {"name": username, "event": event.name}
         )
     return target
+
+
+def event_results_changed(*, event: Event) -> None:
+    """Mark the event's standings as old (cached standings are keyed by this version)."""
+    Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)

@@ -9,9 +9,9 @@ from django.contrib.auth.models import (
 )
 from django.db import transaction
 
-from tournaments.common.organizers import event_is_organizer as event_is_organizer
-from tournaments.common.organizers import event_organizer_require as event_organizer_require
-from tournaments.common.organizers import round_log_add as round_log_add
+from tournaments.events.organizers import event_is_organizer as event_is_organizer
+from tournaments.events.organizers import event_organizer_require as event_organizer_require
+from tournaments.events.organizers import round_log_add as round_log_add
 from tournaments.models import (
     Event,
 )

@@ -21,11 +21,11 @@ from config.auth import acting_user
 from config.exceptions import ApplicationError
 from engine.registry import registered_games, registered_keys
 from games.models import Table
-from tournaments.common.organizers import event_is_organizer, event_is_referee
-from tournaments.common.requests import organized_event
 from tournaments.events import services as event_services
 from tournaments.events.forms import EventCreateForm, EventSettingsForm, StaffAddForm
+from tournaments.events.organizers import event_is_organizer, event_is_referee
 from tournaments.models import Event, Pairing, ResultSubmission, Round
+from tournaments.web.requests import organized_event
 
 
 def _games() -> list[dict[str, object]]:

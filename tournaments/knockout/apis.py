@@ -18,9 +18,7 @@ from rest_framework.views import APIView
 from config.auth import acting_user
 from config.converters import MAX_ID
 from config.exceptions import ApplicationError, NotAllowedError
-from tournaments.common.api import parsed_input
-from tournaments.common.organizers import event_is_organizer
-from tournaments.common.requests import visible_event
+from tournaments.events.organizers import event_is_organizer
 from tournaments.knockout import deciding as knockout_deciding
 from tournaments.knockout import services as knockout_services
 from tournaments.knockout.display import bracket_csv, bracket_data
@@ -28,6 +26,8 @@ from tournaments.models import (
     KnockoutMatch,
     KnockoutStage,
 )
+from tournaments.web.api import parsed_input
+from tournaments.web.requests import visible_event
 
 
 class BreakInput(serializers.Serializer):

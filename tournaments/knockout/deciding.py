@@ -18,8 +18,9 @@ from django.utils.translation import gettext as _
 from config.exceptions import ConflictError
 from engine.registry import get_game
 from games.models import Deal, Match, TableSeat
-from tournaments.common import organizers as common_organizers
 from tournaments.common.i18n import join_list
+from tournaments.events import organizers as common_organizers
+from tournaments.events import services as events_services
 from tournaments.knockout.decided import (
     DECIDED_LAST_FINISH,
     DECIDED_LEVELS,
@@ -248,5 +249,5 @@ def knockout_complete(*, stage: KnockoutStage, user: User | None = None) -> Knoc
         stage.status = KnockoutStage.Status.COMPLETED
         stage.save(update_fields=["status"])
         Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
-    rounds_services.event_results_changed(event=event)
+    events_services.event_results_changed(event=event)
     return stage

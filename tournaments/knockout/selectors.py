@@ -6,12 +6,12 @@ the writes (break, seeds, confirm, start, complete)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from tournaments.formats import Placement
 from tournaments.knockout import bracket as plan_
 from tournaments.models import Event, KnockoutMatch, KnockoutStage, Pairing, Round
 
@@ -82,36 +82,29 @@ def stage_current_round(stage: KnockoutStage) -> Round | None:
     return _stage_rounds(stage).exclude(status=Round.Status.COMPLETED).last()
 
 
-def pairing_deals(pairing: Pairing | int, default: int) -> int:
-    """The deals a table's match is played for: a knockout match's own length (its cap when played
-    to A), one for a tie-break table, else ``default`` (the event's)."""
-    pk = pairing if isinstance(pairing, int) else pairing.pk
+def table_deals(pk: int) -> int | None:
+    """tournaments.formats: the deals a knockout table's match is played for (a knockout match's
+    own length, its cap when played to A; one for a tie-break table); None for any other table."""
     row = (
         KnockoutMatch.objects.filter(Q(pairing_id=pk) | Q(tiebreak_id=pk))
         .values_list("pairing_id", "deals")
         .first()
     )
     if row is None:
-        return default
+        return None
     return int(row[1]) if row[0] == pk else 1
+
+
+def pairing_deals(pairing: Pairing | int, default: int) -> int:
+    """The deals a table's match is played for: a knockout match's own length, one for a
+    tie-break table, else ``default`` (the event's)."""
+    deals = table_deals(pairing if isinstance(pairing, int) else pairing.pk)
+    return default if deals is None else deals
 
 
 def _entrant_ids(stage: KnockoutStage) -> list[int]:
     field = "player_id" if stage.event.is_individual else "team_id"
     return [pk for pk in stage.entrants.order_by("seed").values_list(field, flat=True)]
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """A place in the event's final placement: knockout places first, then the group stage's
-    order. ``final``: the place can no longer change."""
-
-    place: int
-    entrant: int  # a team's id, or a player's (individual events)
-    stage: str  # "knockout" or "group"
-    tied: bool
-    final: bool
-    seed: int | None = None
 
 
 def _placement(stage: KnockoutStage) -> list[Placement]:
@@ -138,6 +131,11 @@ def _placement(stage: KnockoutStage) -> list[Placement]:
             previous = rank
         rows.append(Placement(place, pk, "group", rank_counts[rank] > 1, True))
     return rows
+
+
+def final_placement(event: Event) -> list[Placement] | None:
+    """tournaments.formats: the final placement of an event closed by a knockout stage."""
+    return event_final_placement(event=event)
 
 
 def event_final_placement(*, event: Event) -> list[Placement] | None:

@@ -20,9 +20,9 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.game import UnknownGameError
 from engine.registry import get_game
 from games.models import Match, Player, Table
-from tournaments.common import organizers as common_organizers
 from tournaments.common.i18n import join_list
 from tournaments.draw import services as draw_services
+from tournaments.events import organizers as common_organizers
 from tournaments.knockout import bracket as plan_
 from tournaments.knockout.decided import DECIDED_WALKOVER
 from tournaments.knockout.selectors import (

@@ -15,9 +15,8 @@ from django.views.decorators.http import require_POST
 from config.auth import acting_user
 from config.converters import MAX_ID
 from config.exceptions import ApplicationError
-from tournaments.common.organizers import event_is_organizer
 from tournaments.common.qr import qr_svg
-from tournaments.common.requests import organized_event, visible_event
+from tournaments.events.organizers import event_is_organizer
 from tournaments.knockout import deciding as knockout_deciding
 from tournaments.knockout import selectors as knockout_selectors
 from tournaments.knockout import services as knockout_services
@@ -27,6 +26,7 @@ from tournaments.models import (
     KnockoutMatch,
     KnockoutStage,
 )
+from tournaments.web.requests import organized_event, visible_event
 
 
 def bracket(request: HttpRequest, pk: int) -> HttpResponse:

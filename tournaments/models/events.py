@@ -3,7 +3,7 @@
 Dependencies point one way: tournaments → games. A pairing puts two teams at a games ``Table`` for a
 round: team A takes the seats of the game's first side and team B those of its second, each in its
 members' order (大怪路子: seats 0/2/4 and 1/3/5); a team has as many players as a side has seats
-(:mod:`tournaments.events.sides`)."""
+(:mod:`tournaments.common.sides`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.duplicate import plays_duplicate
 from engine.registry import DEFAULT_GAME, get_game, registered_games, registered_keys
 from games.models import MAX_SEATS, Player, TableMode
-from tournaments.events import sides
+from tournaments.common import sides
 
 
 def default_placement_points() -> list[int]:

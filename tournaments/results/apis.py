@@ -12,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.common import organizers as common_organizers
-from tournaments.common.api import api_event, api_pairing, api_user_required, parsed_input
 from tournaments.duplicate import deals as duplicate
+from tournaments.events import organizers as common_organizers
 from tournaments.models import ResultSubmission
 from tournaments.results import services as results_services
+from tournaments.web.api import api_event, api_pairing, api_user_required, parsed_input
 
 
 class ResultInput(serializers.Serializer):

@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Deal
-from tournaments.common import organizers as services
 from tournaments.duplicate import deals as duplicate
+from tournaments.events import organizers as services
 from tournaments.events.selectors import events_visible_to
 from tournaments.models import Round
 

@@ -16,8 +16,9 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Match, Table
 from games.offline.services import offline_match_record, offline_match_score
-from tournaments.common.organizers import event_result_require, round_log_add
 from tournaments.duplicate import deals as duplicate
+from tournaments.events.organizers import event_result_require, round_log_add
+from tournaments.formats import table_deals
 from tournaments.models import (
     Pairing,
     ResultSubmission,
@@ -95,14 +96,13 @@ def submission_preview(*, submission: ResultSubmission) -> ResultPreview | Seats
 
 
 def _record_args(pairing: Pairing, sheet: dict[str, Any]) -> dict[str, Any]:
-    from tournaments.knockout.selectors import pairing_deals
 
     event = pairing.round.event
     return {
         "table": pairing.table,
         "sheet": sheet,
         "base_score": event.base_score,
-        "deals_per_match": pairing_deals(pairing, event.deals_per_match),
+        "deals_per_match": table_deals(pairing.pk, event.deals_per_match),
         "rule_options": event.rule_options or None,
     }
 

@@ -71,7 +71,7 @@ def _places(finish: list[int], seats: int) -> dict[int, float]:
 
 def _level(figures: dict[str, Any] | None, game: str, side: str) -> int:
     """A side's value of the game's figure held by a side (大怪路子: its level; 2 for games
-    without one), as :func:`tournaments.events.sides.side_figure` names it."""
+    without one), as :func:`tournaments.common.sides.side_figure` names it."""
     spec = next((f for f in get_game(game).figure_specs if f.holder == "side"), None)
     if spec is None:
         return 2

@@ -18,10 +18,8 @@ from config.auth import acting_user
 from config.exceptions import ApplicationError, NotAllowedError
 from engine.duplicate import first_dealer
 from engine.registry import get_game
-from tournaments.common import organizers as common_organizers
-from tournaments.common.organizers import event_result_require
-from tournaments.common.pages import attempt, bad_form, posted_id
-from tournaments.common.requests import organized_event
+from tournaments.events import organizers as common_organizers
+from tournaments.events.organizers import event_result_require
 from tournaments.models import (
     Event,
     Pairing,
@@ -29,6 +27,8 @@ from tournaments.models import (
 )
 from tournaments.results import services as results_services
 from tournaments.results import sheet_form, sheets
+from tournaments.web.pages import attempt, bad_form, posted_id
+from tournaments.web.requests import organized_event
 
 
 def _pairing(request: HttpRequest, pk: int, pairing: int) -> tuple[Event, Pairing]:

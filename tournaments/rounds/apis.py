@@ -18,12 +18,12 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError
 from games.models import MAX_SEATS
-from tournaments.common import organizers as common_organizers
-from tournaments.common.api import api_event, api_round, api_user_required, parsed_input
 from tournaments.draw import services as draw_services
+from tournaments.events import organizers as common_organizers
 from tournaments.models import Round
 from tournaments.rounds import services as rounds_services
 from tournaments.rounds.selectors import round_byes, round_tables
+from tournaments.web.api import api_event, api_round, api_user_required, parsed_input
 
 
 class TeamBrief(serializers.Serializer):

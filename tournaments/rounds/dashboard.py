@@ -20,8 +20,6 @@ from config.health import check_broker, stall_seconds, stalled_tables
 from games.live import presence
 from games.models import TableSeat
 from games.tables.seats import seat_number
-from tournaments.common.pages import attempt, bad_form, dashboard_redirect, posted_id
-from tournaments.common.requests import organized_event
 from tournaments.common.sorting import naturally
 from tournaments.draw import services as draw_services
 from tournaments.models import (
@@ -35,6 +33,8 @@ from tournaments.models import (
 from tournaments.rounds import services as rounds_services
 from tournaments.rounds.log import log_detail
 from tournaments.rounds.selectors import round_byes, round_tables
+from tournaments.web.pages import attempt, bad_form, dashboard_redirect, posted_id
+from tournaments.web.requests import organized_event
 
 
 @login_required

@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from tournaments.knockout import log as knockout_log
+from tournaments.formats import round_log_forms
 from tournaments.models import Event
 
 _STARTED = re.compile(r"online matches started: (\d+)")
@@ -102,7 +102,6 @@ def _version(m: re.Match[str]) -> str:
 
 
 _FORMS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    *knockout_log.FORMS,
     (_STARTED, _started),
     (_FORCED, _forced),
     (_VERSION, _version),
@@ -115,7 +114,7 @@ def log_detail(detail: str) -> str:
     """``detail`` as the reader's language says it (unknown forms unchanged)."""
     if detail == _MANUAL:
         return _("manual: an organizer sets the tables")
-    for pattern, say in _FORMS:
+    for pattern, say in (*round_log_forms(), *_FORMS):
         match = pattern.fullmatch(detail)
         if match is not None:
             return say(match)

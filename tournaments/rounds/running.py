@@ -24,10 +24,11 @@ from games.models import Action, Deal, Match, Table
 from games.play import services as play_services
 from games.play.messages import engine_message
 from games.tables import services as tables_services
-from tournaments.common import organizers as common_organizers
 from tournaments.draw import services as draw_services
 from tournaments.duplicate.deals import round_deal_seed
 from tournaments.events import entries as events_entries
+from tournaments.events import organizers as common_organizers
+from tournaments.formats import table_deals
 from tournaments.models import Event, Meet, Round, RoundLog
 from tournaments.results.tallies import tallies_refresh
 from tournaments.rounds import services as rounds_services
@@ -75,7 +76,6 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
     if round.status == Round.Status.COMPLETED:
         raise ConflictError(_("Round %(round)d is completed already.") % {"round": round.number})
     event = round.event
-    from tournaments.knockout.selectors import pairing_deals
 
     counted = [0]
 
@@ -91,7 +91,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
             play_services.match_start(
                 table=table,
                 base_score=event.base_score,
-                deals_per_match=pairing_deals(table.pairing.pk, event.deals_per_match),
+                deals_per_match=table_deals(table.pairing.pk, event.deals_per_match),
                 rule_options=event.rule_options or None,
                 autoplay=bots,
                 bot_delay_ms=delay,

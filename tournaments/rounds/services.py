@@ -9,15 +9,16 @@ from django.contrib.auth.models import (
     User,
 )
 from django.db import transaction
-from django.db.models import F
 from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
 from games.models import Table
 from tournaments.common.i18n import join_list
-from tournaments.common.organizers import event_is_organizer as event_is_organizer
-from tournaments.common.organizers import event_organizer_require as event_organizer_require
-from tournaments.common.organizers import round_log_add as round_log_add
+from tournaments.events.organizers import event_is_organizer as event_is_organizer
+from tournaments.events.organizers import event_organizer_require as event_organizer_require
+from tournaments.events.organizers import round_log_add as round_log_add
+from tournaments.events.services import event_results_changed
+from tournaments.formats import table_deals
 from tournaments.models import (
     Event,
     PairingTally,
@@ -25,11 +26,6 @@ from tournaments.models import (
 )
 from tournaments.results.tallies import tallies_refresh
 from tournaments.rounds.state import round_transition, round_transition_check
-
-
-def event_results_changed(*, event: Event) -> None:
-    """Mark the event's standings as old (cached standings are keyed by this version)."""
-    Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
 
 
 @transaction.atomic
@@ -100,7 +96,6 @@ def _no_matches_start(round: Round) -> int:
 def _online_matches_start(round: Round) -> int:
     """A match at each online table of ``round`` without one; how many began."""
     from games.play.services import match_start
-    from tournaments.knockout.selectors import pairing_deals
 
     event = round.event
     online = round.pairings.filter(
@@ -114,7 +109,7 @@ def _online_matches_start(round: Round) -> int:
         match_start(
             table=pairing.table,
             base_score=event.base_score,
-            deals_per_match=pairing_deals(pairing, event.deals_per_match),
+            deals_per_match=table_deals(pairing.pk, event.deals_per_match),
             rule_options=event.rule_options or None,
             seed=seed,
         )

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
 from config.exceptions import ConflictError
-from tournaments.common.organizers import round_log_add
+from tournaments.events.organizers import round_log_add
 from tournaments.models import Round, RoundAction, RoundStatus
 
 #: (from, to) → the round log's action for it: the only status changes a round makes.

@@ -8,10 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from tournaments.common.organizers import event_is_organizer
 from tournaments.common.qr import qr_svg
-from tournaments.common.requests import visible_event
 from tournaments.common.sorting import natural_key
+from tournaments.events.organizers import event_is_organizer
 from tournaments.models import (
     Round,
 )
@@ -21,6 +20,7 @@ from tournaments.standings.apis import standings_rows_fresh
 from tournaments.standings.selectors import (
     event_standings_rows_cached,
 )
+from tournaments.web.requests import visible_event
 
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:

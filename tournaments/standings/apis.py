@@ -17,7 +17,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError
-from tournaments.common.api import api_event
 from tournaments.common.exports import csv_download
 from tournaments.common.i18n import join_list
 from tournaments.events.selectors import events_visible_to
@@ -29,6 +28,7 @@ from tournaments.standings.selectors import (
     meet_unit_standings,
     standings_columns,
 )
+from tournaments.web.api import api_event
 
 KIND = OpenApiParameter("kind", str, enum=list(STANDINGS_KINDS), default="team")
 

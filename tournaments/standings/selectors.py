@@ -26,10 +26,10 @@ if TYPE_CHECKING:
     pass
 from typing import TYPE_CHECKING
 
+from tournaments.common.sides import side_figure
 from tournaments.events.memberships import player_units
 from tournaments.events.selectors import events_visible_to
-from tournaments.events.sides import side_figure
-from tournaments.knockout.selectors import event_final_placement
+from tournaments.formats import final_placement
 from tournaments.models import (
     Event,
     Meet,
@@ -300,7 +300,7 @@ def duplicate_meet_ranking(event: Event) -> list[tuple[int, int | None]]:
 def meet_placement(*, event: Event) -> list[tuple[int, int | None]] | None:
     """The event's places with each placed entrant's unit, for the meet's placement points
     (None: no knockout stage; the meet then ranks the event as it always did)."""
-    rows = event_final_placement(event=event)
+    rows = final_placement(event)
     if rows is None:
         return None
     if event.is_individual:

@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 
 from engine.registry import get_game
 from tournaments.common.exports import csv_download
-from tournaments.common.requests import visible_event
 from tournaments.events.selectors import (
     events_visible_to,
 )
@@ -34,6 +33,7 @@ from tournaments.standings.selectors import (
     meet_unit_standings,
     standings_kinds,
 )
+from tournaments.web.requests import visible_event
 
 
 def _kind(request: HttpRequest, event: Event | None = None) -> str:

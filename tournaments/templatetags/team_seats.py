@@ -1,6 +1,6 @@
 """A team's seats at a table of the event's game, as pages write them, counted from 1 as every
 page counts seats (大怪路子: "1, 3, 5" for team A, "2, 4, 6" for team B): read from the game's
-sides (:mod:`tournaments.events.sides`), never a rule of parity."""
+sides (:mod:`tournaments.common.sides`), never a rule of parity."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.tables.seats import seat_number
-from tournaments.events import sides
+from tournaments.common import sides
 
 register = template.Library()
 

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.exceptions import ApplicationError
-from tournaments.common.organizers import event_organizer_require
 from tournaments.events.importing import OTHERS_CHOICES, OTHERS_NEW, ImportPlan
+from tournaments.events.organizers import event_organizer_require
 from tournaments.events.registration_import import event_import, event_import_plan
 from tournaments.management.commands._base import LuziCommand
 from tournaments.models import Event

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 
 from config.exceptions import ApplicationError, NotAllowedError
-from tournaments.common import organizers as common_organizers
+from tournaments.events import organizers as common_organizers
 from tournaments.events.selectors import events_visible_to
 from tournaments.models import Event, Pairing, Round
 

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from config.auth import acting_user
-from tournaments.common.organizers import event_is_organizer
+from tournaments.events.organizers import event_is_organizer
 from tournaments.events.selectors import events_visible_to
 from tournaments.models import Event
 
