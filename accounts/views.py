@@ -23,7 +23,7 @@ from accounts.forms import CodeForm
 from config.auth import acting_user, client_address
 from config.exceptions import ApplicationError
 from engine.registry import registered_games
-from games.tables.practice import DEFAULT_PRACTICE_LEVEL, PRACTICE_LEVELS
+from games.play.practice import DEFAULT_PRACTICE_LEVEL, PRACTICE_LEVELS
 from tournaments.models import Event, Team
 
 

@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from engine.registry import DEFAULT_GAME
-from games.tables.context import table_title
+from games.names import table_title
 
 #: The most seats a table may have (the games have 4 or 6); each table knows its own count.
 MAX_SEATS = 8

@@ -18,8 +18,8 @@ from games.live import events
 from games.models import Deal, FigureStep, Match, Table
 from games.play import engine_state
 from games.play.locking import points_set
-from games.play.messages import engine_message
 from games.signals import match_scored
+from games.tables.messages import engine_message
 from games.tables.services import seat_names
 
 

@@ -29,9 +29,9 @@ from games.play import engine_state, services
 from games.play import state as play_state
 from games.play.checks import MAX_CARDS_TEXT, SeatView, selection_explain, verdict_json
 from games.play.leaving import leave_terms
-from games.play.messages import engine_message
 from games.tables import selectors as tables_selectors
 from games.tables.access import table_viewable
+from games.tables.messages import engine_message
 
 
 def seat_of_request(request: Request, table: Table) -> int | None:

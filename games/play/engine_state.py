@@ -2,7 +2,7 @@
 
 The database is the truth: a match's engine state is replayed from its rows (the match seed and
 options, each deal's actions in order). Replaying a match is a few milliseconds, so each process
-keeps the states it built in its cache of table states (games.play.state_cache), under the version
+keeps the states it built in its cache of table states (games.state_cache), under the version
 of the committed rows they were built from (the match's seed and creation time, the current deal
 number and its number of actions, the match status, a seat that left). Actions are append-only,
 so a version names one state; a process only caches what has been committed.
@@ -17,7 +17,7 @@ from engine.errors import EngineError
 from engine.game import Game, GameAction, GameOptions, MatchState
 from engine.registry import get_game
 from games.models import Action, Deal, Match, Table
-from games.play.state_cache import ENGINE, Version, cache, version_of
+from games.state_cache import ENGINE, Version, cache, version_of
 
 __all__ = ["Token", "engine_match", "forget", "game_of", "remember", "rules_of", "token_of"]
 

@@ -33,7 +33,7 @@ from games.play.locking import (
     turn_schedule,
     turn_stale,
 )
-from games.play.messages import engine_message
+from games.tables.messages import engine_message
 from games.tables.services import seat_names
 
 

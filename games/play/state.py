@@ -1,5 +1,5 @@
 """What a table shows each seat and each spectator: the state built once per committed change
-(one query tells whether the rows moved: games.play.state_cache holds what was built), then
+(one query tells whether the rows moved: games.state_cache holds what was built), then
 assembled for the viewer, whose own hand only is in it; the match's summary, history and level
 ladder."""
 
@@ -17,7 +17,7 @@ from engine.game import MatchState
 from games.live import presence
 from games.models import Deal, Match, Table
 from games.play import engine_state
-from games.play.state_cache import FIGURES, PAGE, VERSIONS, cache, version_of
+from games.state_cache import FIGURES, PAGE, VERSIONS, cache, version_of
 from games.tables.selectors import match_seats, table_seats
 
 

@@ -27,6 +27,7 @@ from engine.errors import EngineError
 from games.models import Challenge, Deal, Match, TableSeat
 from games.play import engine_state
 from games.play import services as play_services
+from games.play.practice import PRACTICE_BOT_KIND
 from games.tables import services as tables_services
 from games.tables.access import deal_public, table_viewable
 from games.tables.limits import (
@@ -35,7 +36,6 @@ from games.tables.limits import (
     person_lock,
     user_player_ensure,
 )
-from games.tables.practice import PRACTICE_BOT_KIND
 
 __all__ = [
     "LeaderRow",

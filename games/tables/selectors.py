@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games.models import Match, Table, TableSeat
-from games.play.state_cache import SEATS, cache, version_of
+from games.state_cache import SEATS, cache, version_of
 
 
 def table_seats(*, table: Table) -> QuerySet[TableSeat]:

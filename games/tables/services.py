@@ -13,8 +13,8 @@ from config.exceptions import ApplicationError
 from engine.errors import EngineError
 from engine.registry import DEFAULT_GAME, get_game
 from games.models import Player, Table, TableMode, TableSeat
-from games.play.messages import engine_message
 from games.tables.access import access_changed
+from games.tables.messages import engine_message
 from games.tables.seats import seat_number
 
 #: the bots a seat may have (validated here; the commands and tests choose among them by name)

@@ -18,12 +18,12 @@ from config.exceptions import ApplicationError
 from games.models import Table
 from games.play import engine_state
 from games.play import state as play_state
+from games.play.practice import practice_table_open
 from games.play.table_ui import game_table_ui, page_words
 from games.tables import selectors as tables_selectors
 from games.tables.access import table_viewable
 from games.tables.context import table_context
 from games.tables.limits import table_open_throttled
-from games.tables.practice import practice_table_open
 
 
 def _plural(singular: str, plural: str) -> dict[str, str]:

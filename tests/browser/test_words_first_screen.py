@@ -19,7 +19,7 @@ import pytest
 from django.utils import translation
 
 from games.models import Table
-from games.tables.practice import practice_table_open
+from games.play.practice import practice_table_open
 from tests.browser.events import build, log_in
 from tournaments.draw import services as draw_services
 from tournaments.results.services import result_submit

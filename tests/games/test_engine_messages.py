@@ -25,8 +25,8 @@ from engine.registry import get_game, registered_keys
 from games.models import Table, TableSeat
 from games.play import services as play_services
 from games.play import state as selectors
-from games.play.messages import MESSAGES, cards_text, engine_message
 from games.tables import services as tables_services
+from games.tables.messages import MESSAGES, cards_text, engine_message
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.draw.services import round_create_paired

@@ -20,8 +20,8 @@ from config.apps import games_register_extra
 from engine.errors import EngineError
 from engine.registry import get_game, registered_keys, unregister
 from games.play import services as play_services
-from games.play.messages import MESSAGES, engine_message
 from games.tables import services as tables_services
+from games.tables.messages import MESSAGES, engine_message
 from tests.games import wordygame
 from tests.games.factories import PlayerFactory, UserFactory
 

@@ -1,4 +1,4 @@
-"""The process's one cache of table states (games.play.state_cache): whatever changed in the
+"""The process's one cache of table states (games.state_cache): whatever changed in the
 committed rows, a table's state read through the cache is exactly the one built from the rows alone;
 the cache is bounded; two matches that got the same row id never share an entry."""
 
@@ -12,8 +12,9 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games import state_cache
 from games.models import Deal, Match, Table, TableSeat
-from games.play import engine_state, services, state_cache
+from games.play import engine_state, services
 from games.play import state as selectors
 from tests.games.factories import BotFactory, PlayerFactory
 from tests.games.test_apis import _first_legal, people_table

@@ -20,8 +20,8 @@ from games.models import Match, Table, TableSeat
 from games.play import services as play_services
 from games.play import state as selectors
 from games.play.leaving import leave_terms
+from games.play.practice import practice_table_open
 from games.tables import services as tables_services
-from games.tables.practice import practice_table_open
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.draw.services import round_create_paired

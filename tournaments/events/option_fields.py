@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from engine.errors import EngineError
 from engine.game import OptionSpec
 from engine.registry import get_game
-from games.play.messages import engine_message
+from games.tables.messages import engine_message
 
 __all__ = [
     "EVENT_FIELDS",

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from engine.errors import EngineError
 from engine.registry import get_game, registered_keys
-from games.play.messages import engine_message
+from games.tables.messages import engine_message
 from tournaments.common import sides
 from tournaments.events.organizers import event_is_organizer as event_is_organizer
 from tournaments.events.organizers import event_organizer_require

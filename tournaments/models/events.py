@@ -7,6 +7,7 @@ members' order (大怪路子: seats 0/2/4 and 1/3/5); a team has as many players
 
 from __future__ import annotations
 
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -333,9 +334,8 @@ class Event(models.Model):
     def knockout_stage_exists(self) -> bool:
         """Whether a knockout stage (tournaments.knockout.services) closed the event's group
         stage."""
-        from tournaments.models.knockout import KnockoutStage  # knockout.py builds on this module
-
-        return KnockoutStage.objects.filter(event_id=self.pk).exists()
+        stage = django_apps.get_model("tournaments", "KnockoutStage")  # it builds on this module
+        return bool(stage.objects.filter(event_id=self.pk).exists())
 
     def tie_break_labels(self) -> list[str]:
         """Return the tie-breaks' display names in the event's order (unknown names as they are).
@@ -385,9 +385,8 @@ class Event(models.Model):
         before = Event.objects.filter(pk=self.pk).values("duplicate", "duplicate_scoring").first()
         if before is None or before["duplicate"] == self.duplicate:
             return
-        from tournaments.models.rounds import RoundStatus  # rounds.py builds on this module
-
-        started = self.rounds.exclude(status__in=[RoundStatus.DRAFT, RoundStatus.CONFIRMED])
+        status = self.rounds.model.Status  # rounds.py builds on this module
+        started = self.rounds.exclude(status__in=[status.DRAFT, status.CONFIRMED])
         if started.exists():
             raise ValidationError(
                 {

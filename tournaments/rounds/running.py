@@ -22,8 +22,8 @@ from engine.errors import EngineError
 from engine.registry import DEFAULT_GAME, get_game
 from games.models import Action, Deal, Match, Table
 from games.play import services as play_services
-from games.play.messages import engine_message
 from games.tables import services as tables_services
+from games.tables.messages import engine_message
 from tournaments.draw import services as draw_services
 from tournaments.duplicate.deals import round_deal_seed
 from tournaments.events import entries as events_entries

@@ -18,9 +18,9 @@ from config.exceptions import ApplicationError
 from engine.game import UnknownGameError
 from engine.registry import DEFAULT_GAME, get_game, registered_keys
 from games.models import Match, Player, Table, TableSeat
+from games.names import BOT_NAME, PRACTICE_NAME
 from games.play import services as play_services
 from games.tables import services as tables_services
-from games.tables.context import BOT_NAME, PRACTICE_NAME
 from games.tables.limits import (
     open_tables_refusal,
     person_lock,
