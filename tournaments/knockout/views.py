@@ -92,7 +92,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
     who = {match["key"]: [e["name"] for e in match["entrants"]] for match in bracket_matches}
     return render(
         request,
-        "tournaments/manage/knockout_services.html",
+        "tournaments/manage/knockout.html",
         {
             "event": event,
             "stage": stage,
