@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import Max
 
+from config.versioned_cache import cached
 from engine.errors import EngineError
 from games.models import Challenge, Deal, Match, TableSeat
 from games.play import engine_state
@@ -38,6 +38,8 @@ __all__ = [
 
 #: How long a deal's computed steps are kept (a finished deal's record never changes).
 CACHE_SECONDS = 3600
+#: The namespace of a deal's computed steps in the shared cache (config.versioned_cache).
+REPLAY_CACHE = "replay"
 
 
 class ReplayError(RuntimeError):
@@ -118,16 +120,19 @@ def table_replay_deal(*, table_id: int, user: Any) -> Deal | None:
 
 
 def _steps(deal: Deal) -> list[dict[str, Any]]:
-    key = f"luzi:replay:{deal.pk}:{deal.finished_at.isoformat() if deal.finished_at else ''}"
-    steps: list[dict[str, Any]] | None = cache.get(key)
-    if steps is None:
+    """The deal's steps as JSON, computed once per deal and finishing time (config.versioned_cache:
+    a deal that does not replay keeps nothing)."""
+
+    def build() -> list[dict[str, Any]]:
         game = engine_state.game_of(deal.match)
         try:
-            steps = [s.to_json() for s in game.replay_steps(deal.record)]
+            return [s.to_json() for s in game.replay_steps(deal.record)]
         except EngineError as exc:
             raise ReplayError(f"deal {deal.pk} does not replay: {exc}") from exc
-        cache.set(key, steps, CACHE_SECONDS)
-    return steps
+
+    return cached(
+        REPLAY_CACHE, (deal.pk,), version=deal.finished_at, build=build, timeout=CACHE_SECONDS
+    )
 
 
 def deal_replay(deal: Deal) -> dict[str, Any]:
