@@ -23,6 +23,8 @@ from collections.abc import Iterable
 
 from django.core.cache import caches
 
+from config.versioned_cache import versioned_key
+
 __all__ = [
     "PRESENCE_SECONDS",
     "leave_cancel",
@@ -41,9 +43,12 @@ LEAVE_SECONDS = 24 * 3600
 
 
 def presence_keys(table_id: int, seat: int) -> tuple[str, str]:
-    """The cache keys of ``seat``'s count of open pages at the table and of when it was seen."""
-    base = f"luzi:presence:{table_id}:{seat}"
-    return f"{base}:count", f"{base}:seen"
+    """The cache keys of ``seat``'s count of open pages at the table and of when it was seen
+    (config.versioned_cache; no version: the count is kept in the cache itself)."""
+    return (
+        versioned_key("presence", table_id, seat, "count", version=None),
+        versioned_key("presence", table_id, seat, "seen", version=None),
+    )
 
 
 def presence(table_id: int, seat: int, change: int) -> bool:
@@ -81,7 +86,7 @@ def seats_online(table_id: int, seats: Iterable[int]) -> dict[int, bool]:
 
 
 def _leave_key(match_id: int) -> str:
-    return f"luzi:leaving:{match_id}"
+    return versioned_key("leaving", match_id, version=None)
 
 
 def leave_note(match_id: int, seat: int) -> None:

@@ -11,6 +11,7 @@ from django.db.models import (
     Q,
 )
 
+from config.versioned_cache import cached
 from engine.registry import get_game
 from tournaments.standings.totals import (
     _event_team_figures,
@@ -250,9 +251,14 @@ def event_results_version(*, event: Event) -> int:
     return version or 0
 
 
-def event_standings_cache_key(*, event: Event, version: int, kind: str) -> str:
-    """Return the cache key prefix of ``kind`` standings at results ``version``."""
-    return f"luzi:standings:{event.pk}:{event.created_at.timestamp()}:{version}:{kind}"
+#: The namespace of what is cached from an event's standings (config.versioned_cache).
+STANDINGS_CACHE = "standings"
+
+
+def event_standings_cache_parts(*, event: Event, kind: str) -> tuple[object, ...]:
+    """The parts of the cache keys of ``kind`` standings of ``event`` (its creation time too: a
+    reused row id is another event); the results version is the keys' version."""
+    return (event.pk, event.created_at.timestamp(), kind)
 
 
 def event_standings_rows_cached(
@@ -260,16 +266,15 @@ def event_standings_rows_cached(
 ) -> list[dict[str, object]]:
     """Return :func:`event_standings_rows`, reused while the event's results are unchanged
     (``version``, read when not given, is the results version they were computed at)."""
-    from django.core.cache import cache
-
     if version is None:
         version = event_results_version(event=event)
-    key = event_standings_cache_key(event=event, version=version, kind=kind)
-    rows = cache.get(key)
-    if rows is None:
-        rows = event_standings_rows(event=event, kind=kind)
-        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
-    return rows
+    return cached(
+        STANDINGS_CACHE,
+        (*event_standings_cache_parts(event=event, kind=kind), "rows"),
+        version=version,
+        build=lambda: event_standings_rows(event=event, kind=kind),
+        timeout=STANDINGS_CACHE_SECONDS,
+    )
 
 
 def duplicate_swiss_order(event: Event, ordered: list[Any]) -> list[Any]:
