@@ -15,6 +15,7 @@ from games.models import Player, Table
 from tournaments.common.i18n import join_list
 from tournaments.draw import drawers, seating, team_draw
 from tournaments.draw.team_draw import pairing_create as pairing_create
+from tournaments.events import checkin
 from tournaments.events.organizers import event_is_organizer as event_is_organizer
 from tournaments.events.organizers import event_organizer_require as event_organizer_require
 from tournaments.events.organizers import round_log_add as round_log_add
@@ -72,10 +73,33 @@ def round_create_paired(*, event: Event, user: User | None = None, confirm: bool
 
 
 def _who_plays(event: Event) -> tuple[list[Team] | list[Player], list[Team] | list[Player]]:
-    """Who plays the event's next round, and who is absent from it."""
+    """Who plays the event's next round, and who is absent from it: everyone ready, or (when the
+    event draws only those checked in) those checked in for it."""
+    number = checkin.next_round_number(event)
     if event.is_individual:
-        return seating.individual_players_ready(event), []
-    return team_draw.teams_ready(event), []
+        players = seating.individual_players_ready(event)
+        if not event.draw_checked_in_only:
+            return players, []
+        present = checkin.present_players(event, players, number)
+        if len(present) < 2 or (len(present) < event.table_size and not event.fill_with_bots):
+            raise ApplicationError(
+                _(
+                    "Only %(count)d players are checked in for round %(round)d: a round needs "
+                    "at least %(size)d (or tables filled with bots)."
+                )
+                % {"count": len(present), "round": number, "size": event.table_size}
+            )
+        return present, [p for p in players if p not in present]
+    teams = team_draw.teams_ready(event)
+    if not event.draw_checked_in_only:
+        return teams, []
+    in_teams = checkin.present_teams(event, teams, number)
+    if len(in_teams) < 2:
+        raise ApplicationError(
+            _("Only %(count)d teams are checked in for round %(round)d: a round needs two.")
+            % {"count": len(in_teams), "round": number}
+        )
+    return in_teams, [t for t in teams if t not in in_teams]
 
 
 @transaction.atomic
@@ -139,7 +163,12 @@ def round_pairings_set(
             pairing=pairing, event_id=round.event_id, team_a=teams[a], team_b=teams[b]
         )
     byes = [t for pk, t in teams.items() if pk not in set(seen)]
-    RoundEntry.objects.bulk_create(RoundEntry(round=round, team=team) for team in byes)
+    present = set(byes)
+    if round.event.draw_checked_in_only:  # a team not checked in: a bye of 0 points
+        present = set(checkin.present_teams(round.event, byes, round.number))
+    RoundEntry.objects.bulk_create(
+        RoundEntry(round=round, team=team, absent=team not in present) for team in byes
+    )
     names = ", ".join(f"{teams[a].name}–{teams[b].name}" for a, b in pairs)
     round_log_add(round, user, RoundLog.Action.EDITED, f"tables: {names}; byes: {len(byes)}")
     return round

@@ -4,15 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0017_round_deal_seed_drawn'),
+        ("tournaments", "0017_round_deal_seed_drawn"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='roundentry',
-            name='absent',
-            field=models.BooleanField(default=False, help_text='A team that was not checked in for the round: no table, and a bye of 0 points (not a win).', verbose_name='absent'),
+            model_name="roundentry",
+            name="absent",
+            field=models.BooleanField(
+                default=False,
+                help_text=(
+                    "A team that was not checked in for the round: no table, and a bye of 0 "
+                    "points (not a win)."
+                ),
+                verbose_name="absent",
+            ),
         ),
     ]
