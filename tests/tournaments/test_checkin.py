@@ -9,11 +9,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
+from tests.config.test_reads_never_write import capture_writes
 from tests.games.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import EventFactory, TeamFactory
 from tournaments.draw import drawers
@@ -174,13 +176,17 @@ def test_a_player_checks_in_on_their_page(game: str) -> None:
     client = Client()
     client.force_login(me.user)
     url = reverse("tournaments:check_in", args=[event.pk])
-    page = client.get(url)
+    writes, wrapper = capture_writes()
+    with connection.execute_wrapper(wrapper):
+        page = client.get(url)
     assert page.status_code == 200 and b"<form" in page.content
-    assert not CheckIn.objects.exists()
+    assert writes == [] and not CheckIn.objects.exists()
     assert client.post(url).status_code == 302
     assert CheckIn.objects.filter(event=event, player=me, round_number=1).exists()
-    again = client.get(url)
+    with connection.execute_wrapper(wrapper):
+        again = client.get(url)  # the message of the POST shown, nothing written
     assert again.status_code == 200 and b'role="status"' in again.content
+    assert writes == []
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -263,3 +269,29 @@ def test_the_standings_page_says_what_an_absent_team_gets() -> None:
     event, _organizer, _teams = _event("daguai", 2, draw_checked_in_only=True)
     page = Client().get(reverse("tournaments:standings", args=[event.pk]) + "?kind=team")
     assert page.status_code == 200 and b"check-in-note" in page.content
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_manual_draw_gives_no_bye_to_those_absent(game: str) -> None:
+    """A manual event: those not seated get a bye if checked in; the absent a team's 0-point
+    absence, or (a player) nothing."""
+    event, organizer, entrants = _event(
+        game, 5, draw_checked_in_only=True, pairing_format=Event.PairingFormat.MANUAL
+    )
+    _check_in_all(event, game, entrants[:-1])
+    round_ = draw_services.round_create_paired(event=event, user=organizer)
+    assert not round_.pairings.exists()
+    if game == "daguai":
+        tables: list[list[int | None]] = [[entrants[0].pk, entrants[1].pk]]
+    else:
+        tables = [[p.pk for p in entrants[:4]]]
+    draw_services.round_pairings_set(round=round_, tables=tables, user=organizer)
+    entries = RoundEntry.objects.filter(round=round_, pairing=None)
+    if game == "daguai":
+        assert {(e.team_id, e.absent) for e in entries} == {
+            (entrants[2].pk, False),
+            (entrants[3].pk, False),
+            (entrants[4].pk, True),
+        }
+    else:
+        assert not entries.exists()  # the fifth player is absent: no bye, no table

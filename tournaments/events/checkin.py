@@ -29,6 +29,7 @@ __all__ = [
     "check_in_carry_over",
     "check_in_rows",
     "check_out",
+    "checked_in_player_ids",
     "next_round_number",
     "own_entrant",
     "present_players",
@@ -186,6 +187,11 @@ def _ticked(event: Event, number: int) -> tuple[set[int], set[int]]:
     players = set(rows.filter(player__isnull=False).values_list("player_id", flat=True))
     teams = set(rows.filter(team__isnull=False).values_list("team_id", flat=True))
     return players, teams
+
+
+def checked_in_player_ids(event: Event, number: int) -> set[int]:
+    """The ids of the players checked in for round ``number``."""
+    return _ticked(event, number)[0]
 
 
 def present_players(event: Event, players: Sequence[Player], number: int) -> list[Player]:

@@ -120,7 +120,8 @@ def check_in_action(request: HttpRequest, pk: int) -> HttpResponse:
         elif action == "carry":
             added = checkin.check_in_carry_over(event=event, user=user)
             messages.success(
-                request, _("%(count)d check-ins carried over from the last round.") % {"count": added}
+                request,
+                _("%(count)d check-ins carried over from the last round.") % {"count": added},
             )
         else:
             return _refused(request, _("Unknown check-in action."))
