@@ -295,3 +295,13 @@ def test_a_manual_draw_gives_no_bye_to_those_absent(game: str) -> None:
         }
     else:
         assert not entries.exists()  # the fifth player is absent: no bye, no table
+
+
+def test_the_round_page_does_not_call_an_absence_a_bye() -> None:
+    from tournaments.rounds.selectors import round_byes
+
+    event, organizer, teams = _event("daguai", 3, draw_checked_in_only=True)
+    _check_in_all(event, "daguai", teams[:2])
+    round_ = draw_services.round_create_paired(event=event, user=organizer, confirm=True)
+    assert round_byes(round=round_) == []
+    assert RoundEntry.objects.get(round=round_, absent=True).team == teams[2]
