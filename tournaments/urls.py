@@ -10,6 +10,7 @@ from tournaments.results import views as results_views
 from tournaments.rounds import dashboard as rounds_dashboard
 from tournaments.rounds import views as rounds_views
 from tournaments.standings import views as standings_views
+from tournaments.web import checkin as checkin_views
 
 app_name = "tournaments"
 
@@ -29,6 +30,14 @@ urlpatterns = [
     path("events/<id:pk>/projector/", rounds_views.projector, name="projector"),
     path("events/<id:pk>/players/<id:player>/", events_pages.player_detail, name="player_detail"),
     path("teams/<id:pk>/", events_pages.team_detail, name="team_detail"),
+    # Check-in before a round (tournaments.web.checkin)
+    path("events/<id:pk>/check-in/", checkin_views.check_in_page, name="check_in"),
+    path("events/<id:pk>/manage/check-in/", checkin_views.check_in_manage, name="check_in_manage"),
+    path(
+        "events/<id:pk>/manage/check-in/action/",
+        checkin_views.check_in_action,
+        name="check_in_action",
+    ),
     # The knockout stage (tournaments.knockout.views)
     path("events/<id:pk>/bracket/", knockout_views.bracket, name="bracket"),
     path("events/<id:pk>/bracket.csv", knockout_views.bracket_download, name="bracket_csv"),

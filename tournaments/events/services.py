@@ -98,6 +98,7 @@ class EventSettings:
     is_private: bool
     starts_on: date | None = None
     ends_on: date | None = None
+    draw_checked_in_only: bool = False
 
 
 def _checked(event: Event) -> None:
@@ -186,6 +187,7 @@ def event_create(
         rule_options=options,
         pairing_format=settings.pairing_format,
         is_private=settings.is_private,
+        draw_checked_in_only=settings.draw_checked_in_only,
         status=Event.Status.DRAFT,
     )
     _checked(event)
@@ -235,6 +237,7 @@ def event_settings_update(*, event: Event, user: User, settings: EventSettings) 
     event.deals_per_match = settings.deals_per_match
     event.rule_options = options
     event.is_private = settings.is_private
+    event.draw_checked_in_only = settings.draw_checked_in_only
     _checked(event)
     meet = event.meet
     dates = (settings.starts_on, settings.ends_on)

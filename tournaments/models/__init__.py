@@ -5,9 +5,11 @@ rest of the site imports models from here):
 * :mod:`~tournaments.models.rounds`: rounds, their tables (pairings), entries and log;
 * :mod:`~tournaments.models.results`: tallies, running totals, offline results;
 * :mod:`~tournaments.models.knockout`: the knockout stage;
-* :mod:`~tournaments.models.staff`: an event's referees.
+* :mod:`~tournaments.models.staff`: an event's referees;
+* :mod:`~tournaments.models.checkin`: check-ins before a round.
 """
 
+from tournaments.models.checkin import CheckIn
 from tournaments.models.events import (
     DuplicateScoring,
     Event,
@@ -38,6 +40,7 @@ from tournaments.models.rounds import Pairing, Round, RoundAction, RoundEntry, R
 from tournaments.models.staff import EventReferee
 
 __all__ = [
+    "CheckIn",
     "DuplicateScoring",
     "Event",
     "EventReferee",

@@ -281,6 +281,14 @@ class Event(models.Model):
             "instead of at random, and break ties at the knockout's cut by rating."
         ),
     )
+    draw_checked_in_only = models.BooleanField(
+        _("draw only those checked in"),
+        default=False,
+        help_text=_(
+            "Each round draws only the players (or teams) checked in for it: an absent player "
+            "gets no table, an absent team a bye of 0 points."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: Bumped whenever a result the standings read changes, so cached standings know they are old.
     results_version = models.PositiveIntegerField(default=0, editable=False)

@@ -137,6 +137,14 @@ class RoundEntry(models.Model):
         on_delete=models.CASCADE,
         related_name="entries",
     )
+    absent = models.BooleanField(
+        _("absent"),
+        default=False,
+        help_text=_(
+            "A team that was not checked in for the round: no table, and a bye of 0 points "
+            "(not a win)."
+        ),
+    )
 
     class Meta:
         verbose_name = _("round entry")
