@@ -305,3 +305,12 @@ def test_the_round_page_does_not_call_an_absence_a_bye() -> None:
     round_ = draw_services.round_create_paired(event=event, user=organizer, confirm=True)
     assert round_byes(round=round_) == []
     assert RoundEntry.objects.get(round=round_, absent=True).team == teams[2]
+
+
+def test_the_list_is_in_the_natural_order_of_names() -> None:
+    """研发二队 before 研发十队, as people count, not as Unicode sorts (一 三 二 十)."""
+    event = EventFactory(game="daguai")
+    for name in ("研发十队", "研发三队", "研发一队", "研发二队"):
+        TeamFactory(event=event, name=name)
+    _count, rows = checkin.check_in_rows(event)
+    assert [row.name for row in rows] == ["研发一队", "研发二队", "研发三队", "研发十队"]

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
 from games.models import Player
+from tournaments.common.sorting import naturally
 from tournaments.events.organizers import event_is_organizer, event_organizer_require
 from tournaments.models import CheckIn, Event, Registration, Team, TeamMember
 
@@ -68,19 +69,19 @@ def own_entrant(event: Event, user: User | AnonymousUser | None) -> Player | Non
 
 
 def _players(event: Event) -> list[Player]:
-    return list(
+    """The event's players in the natural order of their names (研发二队 before 研发十队)."""
+    players = (
         Player.objects.filter(registrations__event=event, registrations__withdrawn=False)
-        .order_by("name", "pk")
+        .order_by("pk")
         .distinct()
     )
+    return naturally(players, lambda p: p.name)
 
 
 def _teams(event: Event) -> list[Team]:
-    return list(
-        event.teams.filter(withdrawn=False)
-        .prefetch_related("members__player")
-        .order_by("name", "pk")
-    )
+    """The event's teams in the natural order of their names."""
+    teams = event.teams.filter(withdrawn=False).prefetch_related("members__player").order_by("pk")
+    return naturally(teams, lambda t: t.name)
 
 
 def _entrant(
