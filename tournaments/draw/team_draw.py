@@ -19,7 +19,7 @@ from tournaments.common.i18n import join_list
 from tournaments.draw import teams as pairing_algo
 from tournaments.models import Event, Pairing, PairingTally, Round, RoundEntry, Team
 from tournaments.results.tallies import event_tallies_refresh
-from tournaments.standings.selectors import duplicate_swiss_order
+from tournaments.standings.selectors import format_swiss_order
 from tournaments.standings.totals import event_team_standings
 
 __all__ = ["pairing_create", "team_draw", "team_round_fill", "teams_ready"]
@@ -139,8 +139,8 @@ def team_draw(event: Event, teams: Sequence[Team], number: int) -> pairing_algo.
             ordered = [
                 by_id[row.team] for row in event_team_standings(event=event) if row.team in by_id
             ]
-            if event.duplicate:  # drawn by the duplicate standings
-                ordered = duplicate_swiss_order(event, ordered)
+            # a format's ranking (duplicate play: by the duplicate standings)
+            ordered = format_swiss_order(event, ordered)
         return pairing_algo.swiss_pair([as_pairing(t) for t in ordered])
     except pairing_algo.PairingError as error:
         raise ApplicationError(_(error.template) % error.params) from None

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from games.models import Deal, FigureStep, Match, TableSeat
 from tournaments.common.sides import seat_side, side_figure, side_figure_start
 from tournaments.common.sorting import natural_key
+from tournaments.common.standings_rows import PlayerRow
 from tournaments.duplicate import deals as duplicate
 from tournaments.events.organizers import event_is_organizer, event_is_referee
 from tournaments.events.selectors import (
@@ -284,7 +285,11 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
         entry = get_object_or_404(
             Registration.objects.select_related("player"), event=event, player_id=player
         )
-    rows = [r for r in standings_rows_fresh(event, "player") if r["player_id"] == player]
+    rows = [
+        r
+        for r in standings_rows_fresh(event, "player")
+        if isinstance(r, PlayerRow) and r.player_id == player
+    ]
     tallies = (
         PlayerTally.objects.filter(event=event, player_id=player)
         .select_related("tally__pairing__round", "tally__pairing__table")

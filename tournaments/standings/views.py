@@ -87,7 +87,7 @@ def _standings_table(request: HttpRequest, event: Event, kind: str) -> str:
                 "kind": kind,
                 "individual": event.is_individual,
                 "figure_names": [f.label_en if english else f.label_zh for f in specs],
-                "rows": [{**r, "figure_values": [r.get(f.key, 0) for f in specs]} for r in shown],
+                "rows": shown,  # a player's row has its figure_values in the game's order
                 "page": page,
                 "pages": range(1, pages + 1) if pages > 1 else [],
             },
