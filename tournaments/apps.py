@@ -43,6 +43,8 @@ class TournamentsConfig(AppConfig):
         formats.round_seed_new_register(duplicate.event_deal_seed_new)
         formats.round_seed_register(duplicate.round_deal_seed)
         formats.sheet_entered_register(duplicate.sheet_entered)
+        formats.round_watched_register(duplicate.round_watched)
+        formats.tally_round_wide_register(duplicate.tally_round_wide)
         formats.tally_matches_publish_register(duplicate.tally_matches_publish)
         formats.tally_deals_publish_register(duplicate.deals_published)
         formats.standings_columns_register(duplicate_standings.standings_columns)

@@ -89,6 +89,7 @@ def round_log_forms() -> tuple[LogForm, ...]:
 _round_seeds_new: list[Callable[[Event], int | None]] = []
 _round_seeds: list[Callable[[Round], int | None]] = []
 _sheets_entered: list[Callable[[Pairing, Match], None]] = []
+_rounds_watched: list[Callable[[Round], bool | None]] = []
 
 
 def round_seed_new_register(hook: Callable[[Event], int | None]) -> None:
@@ -137,6 +138,23 @@ def sheet_entered(pairing: Pairing, match: Match) -> None:
         hook(pairing, match)
 
 
+def round_watched_register(hook: Callable[[Round], bool | None]) -> None:
+    """``hook(round)``: whether the public may watch the round's tables live, or None where the
+    format has no say."""
+    if hook not in _rounds_watched:
+        _rounds_watched.append(hook)
+
+
+def round_watched(round: Round) -> bool:
+    """Whether the round's playing tables are shown as watchable live (duplicate play: not while
+    the round runs, since a table's deals are those every other table still plays)."""
+    for hook in _rounds_watched:
+        found = hook(round)
+        if found is not None:
+            return found
+    return True
+
+
 # --- the tallies ---------------------------------------------------------------------------------
 
 #: ``hook(pairings, latest, full)``: see :func:`tally_matches_publish`
@@ -146,6 +164,25 @@ TallyDeals = Callable[[Mapping[int, list[dict[str, Any]]], Mapping[int, dict[str
 
 _tally_matches: list[TallyPublish] = []
 _tally_deals: list[TallyDeals] = []
+_tally_rounds: list[Callable[[Mapping[str, Any]], bool | None]] = []
+
+
+def tally_round_wide_register(hook: Callable[[Mapping[str, Any]], bool | None]) -> None:
+    """``hook(pairing)``: whether a deal scored at the pairing's table may change the tally of
+    every table of its round, or None where the format has no say."""
+    if hook not in _tally_rounds:
+        _tally_rounds.append(hook)
+
+
+def tally_round_wide(pairing: Mapping[str, Any]) -> bool:
+    """Whether a deal scored at ``pairing``'s table (a row with ``round_id`` and
+    ``round__event__duplicate``) refreshes every tally of its round (duplicate play: the deal may
+    be the last one every table had to play, which publishes it everywhere) or its own alone."""
+    for hook in _tally_rounds:
+        found = hook(pairing)
+        if found is not None:
+            return found
+    return False
 
 
 def tally_matches_publish_register(hook: TallyPublish) -> None:

@@ -74,6 +74,17 @@ def event_deal_seed_new(event: Event) -> int | None:
     return deal_seed_new() if event.duplicate else None
 
 
+def round_watched(round: Round) -> bool | None:
+    """tournaments.formats: a running duplicate round's tables are not watched live."""
+    return False if round.event.duplicate and round.status == Round.Status.RUNNING else None
+
+
+def tally_round_wide(pairing: Mapping[str, Any]) -> bool | None:
+    """tournaments.formats: a deal scored at a duplicate round's table may publish that deal at
+    every table of the round."""
+    return True if pairing["round__event__duplicate"] else None
+
+
 def round_deal_seed(round: Round) -> int | None:
     """The seed every match of a duplicate round is started from (drawn and recorded the first
     time it is asked for; the caller holds the round's row lock or creates no race); None for a

@@ -380,9 +380,8 @@ def match_scored_follow(sender: Any, *, match: Match, **kwargs: Any) -> None:
     )
     if row is None:
         return  # a table of no tournament
-    pairings = Pairing.objects.filter(
-        **({"round_id": row["round_id"]} if row["round__event__duplicate"] else {})
-    )
-    if not row["round__event__duplicate"]:
-        pairings = pairings.filter(table_id=match.table_id)
+    if formats.tally_round_wide(row):
+        pairings = Pairing.objects.filter(round_id=row["round_id"])
+    else:
+        pairings = Pairing.objects.filter(table_id=match.table_id)
     tallies_refresh(pairings=pairings)

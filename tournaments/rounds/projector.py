@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 
 from engine.registry import get_game
 from games.models import Table
+from tournaments import formats
 from tournaments.common.standings_rows import PlayerRow, StandingsRow
 from tournaments.events.memberships import player_units
 from tournaments.models import Event, Round, Unit
@@ -47,7 +48,7 @@ def projector_tables(*, round: Round) -> list[ProjectorTable]:
     pairings = list(
         round_tables(round=round).select_related("tally").prefetch_related("tally__players")
     )
-    hidden_live = round.event.duplicate and round.status == Round.Status.RUNNING
+    hidden_live = not formats.round_watched(round)  # duplicate play: not while the round runs
     tables = []
     for p in pairings:
         tally = getattr(p, "tally", None)
