@@ -259,12 +259,13 @@ def event_standings_rows_cached(
     *, event: Event, kind: str, version: int | None = None
 ) -> list[StandingsRow]:
     """Return :func:`event_standings_rows`, reused while the event's results are unchanged
-    (``version``, read when not given, is the results version they were computed at)."""
+    (``version``, read when not given, is the results version they were computed at). Their key
+    says "typed-rows": a running server may still hold the dicts of old under "rows"."""
     if version is None:
         version = event_results_version(event=event)
     return cached(
         STANDINGS_CACHE,
-        (*event_standings_cache_parts(event=event, kind=kind), "rows"),
+        (*event_standings_cache_parts(event=event, kind=kind), "typed-rows"),
         version=version,
         build=lambda: event_standings_rows(event=event, kind=kind),
         timeout=STANDINGS_CACHE_SECONDS,
