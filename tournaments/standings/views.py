@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from config.versioned_cache import cached
 from engine.registry import get_game
 from tournaments.common.exports import csv_download
+from tournaments.common.standings_rows import StandingsRow
 from tournaments.events.selectors import (
     events_visible_to,
 )
@@ -56,9 +57,9 @@ def _standings_table(request: HttpRequest, event: Event, kind: str) -> str:
     version = event_results_version(event=event)
     parts = event_standings_cache_parts(event=event, kind=kind)
 
-    read: list[list[dict[str, object]]] = []  # the rows, read at most once
+    read: list[list[StandingsRow]] = []  # the rows, read at most once
 
-    def rows() -> list[dict[str, object]]:
+    def rows() -> list[StandingsRow]:
         if not read:
             read.append(event_standings_rows_cached(event=event, kind=kind, version=version))
         return read[0]
