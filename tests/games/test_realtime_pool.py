@@ -22,6 +22,7 @@ from redis.exceptions import MaxConnectionsError
 
 from games.live import consumers, presence
 from games.play import services
+from tests.games.test_apis import people_table
 from tests.games.test_realtime import next_state, session_cookie, socket
 from tests.games.test_realtime_guard import closed, online, resync_loops
 
@@ -66,8 +67,6 @@ async def count(table: Any, seat: int = 0) -> int:
 
 
 def seated_table() -> tuple[Any, bytes]:
-    from tests.games.test_apis import people_table
-
     table, users = people_table()
     services.match_start(table=table, seed=5)
     return table, session_cookie(users[0])
