@@ -857,6 +857,8 @@
       try { msg = JSON.parse(event.data); } catch (e) { return; }
       if (msg.type === "state") render(msg.state);
       if (msg.type === "pong") clearTimeout(pingTimer);
+      // the round's clock changed (static/clock.js reads it again)
+      if (msg.type === "clock") document.dispatchEvent(new CustomEvent("luzi:clock"));
     };
     socket.onclose = function () {
       socket = null;

@@ -35,6 +35,16 @@ class _EventFields(forms.Form):
     pairing_format = forms.ChoiceField(label=_lazy("pairing format"), choices=PairingFormat.choices)
     base_score = forms.IntegerField(label=_lazy("base score (底分)"), min_value=1, initial=1)
     deals_per_match = forms.IntegerField(label=_lazy("deals per match"), min_value=1)
+    round_minutes = forms.IntegerField(
+        label=_lazy("round length (minutes)"),
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text=_lazy(
+            "The round clock's length; empty: no clock. When it runs out, online tables finish "
+            "the deal in play and deal no new one."
+        ),
+    )
     is_private = forms.BooleanField(
         label=_lazy("private"),
         required=False,
@@ -79,6 +89,7 @@ class _EventFields(forms.Form):
             is_private=bool(data.get("is_private")),
             starts_on=data.get("starts_on"),
             ends_on=data.get("ends_on"),
+            round_minutes=data.get("round_minutes"),
         )
 
 
@@ -131,6 +142,7 @@ class EventSettingsForm(_EventFields):
             "base_score": event.base_score,
             "deals_per_match": event.deals_per_match,
             "is_private": event.is_private,
+            "round_minutes": event.round_minutes,
             "starts_on": event.meet.starts_on,
             "ends_on": event.meet.ends_on,
         }
@@ -159,6 +171,7 @@ class EventSettingsForm(_EventFields):
             is_private=settings.is_private,
             starts_on=settings.starts_on,
             ends_on=settings.ends_on,
+            round_minutes=settings.round_minutes,
         )
 
 
