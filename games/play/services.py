@@ -211,27 +211,30 @@ def deal_start(*, match_id: int, number: int) -> bool:
 def _time_up(locked: LockedMatch) -> bool:
     """Before a deal is dealt: when a rule of the table's owner refuses the next deal (a round
     whose clock ran out, games.tables.next_deal), the match ends after the deals played, as if it
-    had been that long: its length becomes the deals played, the game decides its points and
-    winner as for any finished match, and it is marked as ended by the time. Returns whether it
-    ended."""
+    had been that long: its length becomes the deals that count (a game may not count some, such
+    as 上海斗地主's all-pass deals), the game decides its points and winner as for any finished
+    match, and it is marked as ended by the time. Returns whether it ended; a match whose last
+    deal does not count deals on, and ends after the next one that does."""
     match = locked.match
     if locked.engine.over or next_deal_allowed(match.table_id):
         return False
-    played = match.current_deal
-    if played < 1:
-        return False
-    match.deals_per_match = played
-    engine_state.forget(match.pk)  # the cached state knows the longer match
-    engine = engine_state.engine_match(match, locked.deal)
-    if not engine.over:  # a game that does not end there: deal on (never seen)
-        engine_state.forget(match.pk)
-        match.refresh_from_db(fields=["deals_per_match"])
-        return False
-    locked.engine = engine
-    match_store(locked)
-    match.end_reason = Match.EndReason.TIME_UP
-    locked.match_fields.update(["deals_per_match", "end_reason"])
-    return True
+    planned = match.deals_per_match
+    for length in range(min(match.current_deal, planned), 0, -1):
+        match.deals_per_match = length
+        engine_state.forget(match.pk)  # the cached state knows the longer match
+        try:
+            engine = engine_state.engine_match(match, locked.deal)
+        except engine_state.StateError:  # shorter than the deals already dealt
+            break
+        if engine.over:
+            locked.engine = engine
+            match_store(locked)
+            match.end_reason = Match.EndReason.TIME_UP
+            locked.match_fields.update(["deals_per_match", "end_reason"])
+            return True
+    match.deals_per_match = planned
+    engine_state.forget(match.pk)
+    return False
 
 
 def _leave_noted(locked: LockedMatch) -> bool:
