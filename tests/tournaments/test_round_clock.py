@@ -25,6 +25,8 @@ from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments.draw import services as draw_services
 from tournaments.events import entries as events_entries
 from tournaments.events import staff as events_staff
+from tournaments.events.forms import EventSettingsForm
+from tournaments.events.services import event_settings_update
 from tournaments.models import Event, PairingTally, Round, RoundAction, RoundLog
 from tournaments.rounds import clock as rounds_clock
 from tournaments.rounds import running
@@ -409,3 +411,32 @@ def test_a_clock_change_is_pushed_to_the_rounds_online_tables(
     with django_capture_on_commit_callbacks(execute=True):
         rounds_clock.clock_extend(round=round, user=None, minutes=5)
     assert pushed == [match.table_id] * 2
+
+
+def test_the_event_settings_form_sets_the_round_length() -> None:
+    event = EventFactory(game="xiaoluzi")
+    organizer = UserFactory()
+    events_staff.event_organizer_add(event=event, user=organizer)
+    shown = EventSettingsForm(event=event, locked=True, own_meet=True)
+    assert shown["round_minutes"].value() is None and not shown.fields["round_minutes"].disabled
+    data = {
+        name: value for name in shown.fields if (value := shown[name].value()) not in (None, False)
+    }
+    for bad in ("0", "601", "x"):
+        assert not EventSettingsForm(
+            data=data | {"round_minutes": bad}, event=event, locked=True, own_meet=True
+        ).is_valid()
+    form = EventSettingsForm(
+        data=data | {"round_minutes": "40"}, event=event, locked=True, own_meet=True
+    )
+    assert form.is_valid(), form.errors
+    event_settings_update(event=event, user=organizer, settings=form.settings())
+    event.refresh_from_db()
+    assert event.round_minutes == 40
+    form = EventSettingsForm(
+        data=data | {"round_minutes": ""}, event=event, locked=True, own_meet=True
+    )
+    assert form.is_valid()
+    event_settings_update(event=event, user=organizer, settings=form.settings())
+    event.refresh_from_db()
+    assert event.round_minutes is None  # no clock
