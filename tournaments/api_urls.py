@@ -75,6 +75,15 @@ urlpatterns = [
         rounds_apis.RoundActionApi.as_view(action="complete"),
         name="round-complete",
     ),
+    path("rounds/<id:pk>/clock/", rounds_apis.RoundClockApi.as_view(), name="round-clock"),
+    *(
+        path(
+            f"rounds/<id:pk>/clock/{action}/",
+            rounds_apis.RoundClockActionApi.as_view(action=action),
+            name=f"round-clock-{action}",
+        )
+        for action in ("start", "pause", "resume", "extend")
+    ),
     path("tables/<id:pk>/results/", results_apis.PairingResultsApi.as_view(), name="table-results"),
     path(
         "results/<id:pk>/confirm/",

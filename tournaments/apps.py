@@ -19,6 +19,11 @@ class TournamentsConfig(AppConfig):
         table_rule_register(table_rule)
         # A table of a round links back to its event and round, and names its teams.
         table_context_register(table_context)
+        # A round's clock: once its time is up, its online tables deal no new deal.
+        from games.tables.next_deal import next_deal_rule_register
+        from tournaments.rounds.clock import next_deal_rule
+
+        next_deal_rule_register(next_deal_rule)
 
         # The knockout stage plugs into ordinary rounds: its tables' lengths, the event's final
         # placement, its round log details (tournaments.formats).

@@ -411,6 +411,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._pump_states())
 
+    async def table_clock(self, event: dict[str, Any]) -> None:
+        """The clock of the table's owner changed (games.live.events): the page reads it again."""
+        if not self._left:
+            await self.send_json({"type": "clock"})
+
     async def _pump_states(self) -> None:
         while self._dirty and not self._left:
             self._dirty = False

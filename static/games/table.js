@@ -858,6 +858,8 @@
       // and closes at once (1013, try again), and those pages must not all come back each second.
       if (msg.type === "state") { retries = 0; render(msg.state); }
       if (msg.type === "pong") clearTimeout(pingTimer);
+      // the round's clock changed (static/clock.js reads it again)
+      if (msg.type === "clock") document.dispatchEvent(new CustomEvent("luzi:clock"));
     };
     socket.onclose = function () {
       socket = null;

@@ -35,6 +35,16 @@ class _EventFields(forms.Form):
     pairing_format = forms.ChoiceField(label=_lazy("pairing format"), choices=PairingFormat.choices)
     base_score = forms.IntegerField(label=_lazy("base score (底分)"), min_value=1, initial=1)
     deals_per_match = forms.IntegerField(label=_lazy("deals per match"), min_value=1)
+    round_minutes = forms.IntegerField(
+        label=_lazy("round length (minutes)"),
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text=_lazy(
+            "The round clock's length; empty: no clock. When it runs out, online tables finish "
+            "the deal in play and deal no new one."
+        ),
+    )
     is_private = forms.BooleanField(
         label=_lazy("private"),
         required=False,
@@ -88,6 +98,7 @@ class _EventFields(forms.Form):
             draw_checked_in_only=bool(data.get("draw_checked_in_only")),
             starts_on=data.get("starts_on"),
             ends_on=data.get("ends_on"),
+            round_minutes=data.get("round_minutes"),
         )
 
 
@@ -141,6 +152,7 @@ class EventSettingsForm(_EventFields):
             "deals_per_match": event.deals_per_match,
             "is_private": event.is_private,
             "draw_checked_in_only": event.draw_checked_in_only,
+            "round_minutes": event.round_minutes,
             "starts_on": event.meet.starts_on,
             "ends_on": event.meet.ends_on,
         }
@@ -170,6 +182,7 @@ class EventSettingsForm(_EventFields):
             draw_checked_in_only=settings.draw_checked_in_only,
             starts_on=settings.starts_on,
             ends_on=settings.ends_on,
+            round_minutes=settings.round_minutes,
         )
 
 

@@ -99,6 +99,8 @@ class EventSettings:
     starts_on: date | None = None
     ends_on: date | None = None
     draw_checked_in_only: bool = False
+    #: the round clock's length in minutes (None: no clock); may change after rounds started
+    round_minutes: int | None = None
 
 
 def _checked(event: Event) -> None:
@@ -188,6 +190,7 @@ def event_create(
         pairing_format=settings.pairing_format,
         is_private=settings.is_private,
         draw_checked_in_only=settings.draw_checked_in_only,
+        round_minutes=settings.round_minutes,
         status=Event.Status.DRAFT,
     )
     _checked(event)
@@ -238,6 +241,7 @@ def event_settings_update(*, event: Event, user: User, settings: EventSettings) 
     event.rule_options = options
     event.is_private = settings.is_private
     event.draw_checked_in_only = settings.draw_checked_in_only
+    event.round_minutes = settings.round_minutes
     _checked(event)
     meet = event.meet
     dates = (settings.starts_on, settings.ends_on)

@@ -36,7 +36,15 @@ from tournaments.models.results import (
     ResultSubmission,
     TallyStatus,
 )
-from tournaments.models.rounds import Pairing, Round, RoundAction, RoundEntry, RoundLog, RoundStatus
+from tournaments.models.rounds import (
+    Pairing,
+    Round,
+    RoundAction,
+    RoundClock,
+    RoundEntry,
+    RoundLog,
+    RoundStatus,
+)
 from tournaments.models.staff import EventReferee
 
 __all__ = [
@@ -60,6 +68,7 @@ __all__ = [
     "ResultSubmission",
     "Round",
     "RoundAction",
+    "RoundClock",
     "RoundEntry",
     "RoundLog",
     "RoundStatus",
