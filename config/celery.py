@@ -8,6 +8,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
 
+from config import metrics
 from config.broker import register as register_embedded_broker
 
 register_embedded_broker()  # sqlite:// broker URLs: the embedded broker of a fresh clone
@@ -33,3 +34,17 @@ def _recycle_database_connections(task: Any = None, **kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@task_prerun.connect
+def _task_started(task_id: str | None = None, **kwargs: Any) -> None:
+    """Task latency (config/metrics.py): the run's start."""
+    metrics.task_started(task_id)
+
+
+@task_postrun.connect
+def _task_finished(
+    task_id: str | None = None, task: Any = None, state: str | None = None, **kwargs: Any
+) -> None:
+    """Task latency: the run's end, by task name and final state (SUCCESS, FAILURE, ...)."""
+    metrics.task_finished(task_id, getattr(task, "name", "unknown"), state)

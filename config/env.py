@@ -181,6 +181,7 @@ class Env:
     log_level: str
     redis_max_connections: int
     trusted_proxy_count: int = 0
+    metrics_token: str = ""
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Env:
@@ -230,4 +231,7 @@ class Env:
             trusted_proxy_count=parse_int(
                 "TRUSTED_PROXY_COUNT", env.get("TRUSTED_PROXY_COUNT", "0"), minimum=0
             ),
+            # The bearer token a Prometheus server reads /metrics with (config/views.py); empty:
+            # only staff users' sessions may.
+            metrics_token=env.get("LUZI_METRICS_TOKEN", "").strip(),
         )

@@ -49,7 +49,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connections
 
-from games.live.events import group_name
+from config import metrics
+from games.live.events import change_message, group_name
 from games.live.presence import PRESENCE_SECONDS, presence
 from games.live.presence import presence_keys as _presence_keys
 from games.models import Table
@@ -190,6 +191,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     _pump: asyncio.Task[None] | None = None
     _dirty: bool = False
     _changed_at: float = 0.0
+    _change_wall: float | None = None  # the oldest change not yet sent (``time.time()``)
+    _open: bool = False  # accepted and counted in the open sockets (config/metrics.py)
     _joined: bool = False  # in the table's group
     _counted: bool = False  # counted in the seat's presence
     _left: bool = False  # cleaned up (tasks cancelled, group left, presence counted out)
@@ -226,6 +229,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if came:  # the seat is back: this page's first state shows it too
             text = await self._first_state(text)
         await self.accept()
+        self._open = True
+        metrics.socket_opened()
         self._resync = asyncio.create_task(self._resync_loop())
         await self._push(text, force=True)
         if came:
@@ -257,6 +262,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self._left:
             return
         self._left = True
+        if self._open:
+            self._open = False
+            metrics.socket_closed()
         current = asyncio.current_task()
         tasks = [t for t in (self._resync, self._pump) if t is not None and t is not current]
         for task in tasks:
@@ -284,7 +292,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Tell the table's connections that a seat came or went (each reads its own view)."""
         try:
             await self.channel_layer.group_send(
-                group_name(self.table_id), {"type": "table.changed", "table": self.table_id}
+                group_name(self.table_id), change_message(self.table_id)
             )
         except Exception:  # the periodic resync shows it anyway
             logger.warning("table %s: presence push failed", self.table_id, exc_info=True)
@@ -328,34 +336,41 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self._dirty = True
         self._changed_at = time.monotonic()
+        at = event.get("at")
+        if self._change_wall is None:  # the oldest change waiting: its push latency counts
+            self._change_wall = float(at) if isinstance(at, int | float) else time.time()
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._pump_states())
 
     async def _pump_states(self) -> None:
         while self._dirty and not self._left:
             self._dirty = False
-            since = self._changed_at
+            since, changed = self._changed_at, self._change_wall
+            self._change_wall = None
             try:
-                await self._send_state(since=since)
+                if await self._send_state(since=since) and changed is not None:
+                    metrics.push_done(changed)
             except Exception:  # keep the connection; the periodic resync will try again
                 logger.exception("table %s: push failed", self.table_id)
 
     async def _send_state(
         self, *, force: bool = False, still_here: bool = False, since: float | None = None
-    ) -> None:
+    ) -> bool:
+        """Read this connection's view and send it if it changed (or ``force``); says if sent."""
         text, self._epoch, code = await _in_pool(_read)(
             self.table_id, self.scope.get("user"), self.seat, self._epoch, still_here, since
         )
         if text is None:
             await self._shut(code)
-            return
-        await self._push(text, force=force)
+            return False
+        return await self._push(text, force=force)
 
-    async def _push(self, text: str, *, force: bool) -> None:
+    async def _push(self, text: str, *, force: bool) -> bool:
         if self._left or (text == self._last and not force):
-            return
+            return False
         self._last = text
         await self.send(text_data=text)
+        return True
 
     async def _resync_loop(self) -> None:
         interval = float(getattr(settings, "LUZI_PUSH_RESYNC_SECONDS", 5.0))
