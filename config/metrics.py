@@ -307,5 +307,5 @@ def scrape_collector() -> CollectorRegistry:
 
 
 def exposition() -> bytes:
-    """The text a scrape reads (Prometheus text format 0.0.4)."""
+    """The text a scrape reads (the Prometheus text format)."""
     return generate_latest(scrape_collector())
