@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_ready
 
 from config import metrics
 from config.broker import register as register_embedded_broker
@@ -48,3 +48,13 @@ def _task_finished(
 ) -> None:
     """Task latency: the run's end, by task name and final state (SUCCESS, FAILURE, ...)."""
     metrics.task_finished(task_id, getattr(task, "name", "unknown"), state)
+
+
+@worker_ready.connect
+def _serve_metrics(**kwargs: Any) -> None:
+    """In a worker's main process: its own /metrics when LUZI_METRICS_WORKER_PORT is set."""
+    from django.conf import settings
+
+    port = int(getattr(settings, "LUZI_METRICS_WORKER_PORT", 0) or 0)
+    if port:
+        metrics.serve_worker(port)

@@ -46,12 +46,17 @@ several, the scrape sees whichever answered). README's "Monitoring" says more.
 from __future__ import annotations
 
 import glob
+import hmac
+import logging
 import os
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
+from django.core.exceptions import ImproperlyConfigured
 from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
@@ -61,7 +66,7 @@ from prometheus_client import (
     disable_created_metrics,
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, ThreadingWSGIServer, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
@@ -78,7 +83,22 @@ __all__ = [
     "task_finished",
 ]
 
+logger = logging.getLogger(__name__)
+
 disable_created_metrics()  # no ``*_created`` series: Prometheus has no use for them here
+
+
+def multiprocess_dir() -> str:
+    """The folder the processes share their figures in (PROMETHEUS_MULTIPROC_DIR), or ``""``."""
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
+
+
+if "PROMETHEUS_MULTIPROC_DIR" in os.environ and not os.path.isdir(multiprocess_dir()):
+    # prometheus_client would write its files in the current folder, or fail at the first figure
+    raise ImproperlyConfigured(
+        f"PROMETHEUS_MULTIPROC_DIR={os.environ['PROMETHEUS_MULTIPROC_DIR']!r} is not a folder: "
+        "create it (empty) before the processes start, or unset it (each process on its own)."
+    )
 
 #: The Celery queues whose depth is read at scrape time (settings.CELERY_TASK_QUEUES).
 QUEUES = ("games", "bots", "default")
@@ -112,11 +132,6 @@ TASK_SECONDS = Histogram(
     ["task", "state"],
     buckets=_TASK_BUCKETS,
 )
-
-
-def multiprocess_dir() -> str:
-    """The folder the processes share their figures in (PROMETHEUS_MULTIPROC_DIR), or ``""``."""
-    return os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
 
 
 # --- measured where it happens --------------------------------------------------------------------
@@ -296,16 +311,61 @@ def _readable(name: str, what: str, value: object) -> GaugeMetricFamily:
     return family
 
 
-def scrape_collector() -> CollectorRegistry:
+def scrape_collector(*, scrape_time: bool = True) -> CollectorRegistry:
     """A registry for one scrape: the processes' figures (shared folder, else this process's)
-    and what is read now."""
+    and, with ``scrape_time``, what is read now (live tables, queues)."""
     registry = CollectorRegistry(auto_describe=False)
     path = multiprocess_dir()
     registry.register(_SharedFiles(path) if path else _OwnProcess())
-    registry.register(_ScrapeTime())
+    if scrape_time:
+        registry.register(_ScrapeTime())
     return registry
 
 
-def exposition() -> bytes:
+def exposition(*, scrape_time: bool = True) -> bytes:
     """The text a scrape reads (the Prometheus text format)."""
-    return generate_latest(scrape_collector())
+    return generate_latest(scrape_collector(scrape_time=scrape_time))
+
+
+def token_matches(authorization: str) -> bool:
+    """Whether an ``Authorization`` header carries ``Bearer <LUZI_METRICS_TOKEN>`` (compared in
+    constant time); never when no token is set."""
+    from django.conf import settings
+
+    token = str(getattr(settings, "LUZI_METRICS_TOKEN", "") or "")
+    scheme, _, given = authorization.partition(" ")
+    if not token or scheme.lower() != "bearer" or not given.strip():
+        return False
+    return hmac.compare_digest(given.strip().encode(), token.encode())
+
+
+# --- a worker's own endpoint ----------------------------------------------------------------------
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (the base's name)
+        """Scrapes are not logged."""
+
+
+def _worker_app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    """``GET /metrics`` with the token: the figures of the processes sharing this host's folder
+    (a Celery worker's pool), without what is read at scrape time (the web's /metrics has it)."""
+    if environ.get("PATH_INFO") != "/metrics":
+        start_response("404 Not Found", [("Content-Type", "text/plain")])
+        return [b"Not found.\n"]
+    if not token_matches(environ.get("HTTP_AUTHORIZATION", "")):
+        start_response("403 Forbidden", [("Content-Type", "text/plain")])
+        return [b"Authorization: Bearer <LUZI_METRICS_TOKEN>.\n"]
+    body = exposition(scrape_time=False)
+    start_response("200 OK", [("Content-Type", CONTENT_TYPE_LATEST)])
+    return [body]
+
+
+def serve_worker(port: int, address: str = "") -> ThreadingWSGIServer:
+    """Serve :func:`_worker_app` on ``port`` in a daemon thread of this process (a Celery worker's
+    main process: its pool's children write to PROMETHEUS_MULTIPROC_DIR, read here)."""
+    server = make_server(address, port, _worker_app, ThreadingWSGIServer, handler_class=_Quiet)
+    thread = threading.Thread(target=server.serve_forever, name="luzi-metrics", daemon=True)
+    thread.start()
+    logger.info("metrics on :%s/metrics (folder %r)", server.server_port, multiprocess_dir())
+    return server

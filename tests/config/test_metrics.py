@@ -309,3 +309,47 @@ def test_several_processes_add_up_and_a_dead_ones_sockets_are_gone(folder: Path)
     finally:
         running.kill()
         running.wait(10)
+
+
+def test_a_folder_that_is_not_there_stops_start_up(tmp_path: Path) -> None:
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "missing")}
+    done = subprocess.run(
+        [sys.executable, "-c", "import config.metrics"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert b"PROMETHEUS_MULTIPROC_DIR" in done.stderr and b"is not a folder" in done.stderr
+
+
+def test_a_workers_own_endpoint_wants_the_token(token: str) -> None:
+    import urllib.error
+    import urllib.request
+
+    server = metrics.serve_worker(0, "127.0.0.1")
+    base = f"http://127.0.0.1:{server.server_port}"
+
+    def get(path: str, authorization: str = "") -> tuple[int, bytes]:
+        request = urllib.request.Request(base + path)
+        if authorization:
+            request.add_header("Authorization", authorization)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, b""
+
+    try:
+        status, body = get("/metrics", f"Bearer {token}")
+        assert status == 200
+        found = families(body.decode())
+        assert "luzi_actions" in found and "luzi_task_seconds" in found
+        assert "luzi_live_tables" not in found  # read at scrape time by the web's /metrics only
+        assert get("/metrics")[0] == 403
+        assert get("/metrics", "Bearer wrong")[0] == 403
+        assert get("/other", f"Bearer {token}")[0] == 404
+    finally:
+        server.shutdown()
+        server.server_close()
