@@ -6,8 +6,9 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_ready
 
+from config import metrics
 from config.broker import register as register_embedded_broker
 
 register_embedded_broker()  # sqlite:// broker URLs: the embedded broker of a fresh clone
@@ -33,3 +34,27 @@ def _recycle_database_connections(task: Any = None, **kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@task_prerun.connect
+def _task_started(task_id: str | None = None, **kwargs: Any) -> None:
+    """Task latency (config/metrics.py): the run's start."""
+    metrics.task_started(task_id)
+
+
+@task_postrun.connect
+def _task_finished(
+    task_id: str | None = None, task: Any = None, state: str | None = None, **kwargs: Any
+) -> None:
+    """Task latency: the run's end, by task name and final state (SUCCESS, FAILURE, ...)."""
+    metrics.task_finished(task_id, getattr(task, "name", "unknown"), state)
+
+
+@worker_ready.connect
+def _serve_metrics(**kwargs: Any) -> None:
+    """In a worker's main process: its own /metrics when LUZI_METRICS_WORKER_PORT is set."""
+    from django.conf import settings
+
+    port = int(getattr(settings, "LUZI_METRICS_WORKER_PORT", 0) or 0)
+    if port:
+        metrics.serve_worker(port)

@@ -190,6 +190,8 @@ class Env:
     log_level: str
     redis_max_connections: int
     trusted_proxy_count: int = 0
+    metrics_token: str = ""
+    metrics_worker_port: int = 0
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Env:
@@ -246,5 +248,12 @@ class Env:
             # 0: none, the connection's peer is the client.
             trusted_proxy_count=parse_int(
                 "TRUSTED_PROXY_COUNT", env.get("TRUSTED_PROXY_COUNT", "0"), minimum=0
+            ),
+            # The bearer token a Prometheus server reads /metrics with (config/views.py); empty:
+            # only staff users' sessions may.
+            metrics_token=env.get("LUZI_METRICS_TOKEN", "").strip(),
+            # A Celery worker serves its pool's figures on this port (0: it does not).
+            metrics_worker_port=parse_int(
+                "LUZI_METRICS_WORKER_PORT", env.get("LUZI_METRICS_WORKER_PORT", "0"), minimum=0
             ),
         )

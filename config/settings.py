@@ -235,6 +235,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 
 HEALTHZ_BROKER_TIMEOUT = ENV.healthz_broker_timeout
+# /metrics (config/metrics.py): readable by staff users, or with ``Authorization: Bearer`` this
+# token (LUZI_METRICS_TOKEN; empty: no token is accepted). Several processes share their figures
+# through PROMETHEUS_MULTIPROC_DIR, an environment variable read before any process starts.
+LUZI_METRICS_TOKEN = ENV.metrics_token
+# A Celery worker's own /metrics (its pool's figures, with the token), when its processes do not
+# share PROMETHEUS_MULTIPROC_DIR with a web process (another container or host): the port, 0 off.
+LUZI_METRICS_WORKER_PORT = ENV.metrics_worker_port
 # /healthz: live matches with no progress for this long mean a stalled worker (config/health.py).
 LUZI_WORKER_STALL_SECONDS = 120.0
 

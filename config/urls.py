@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView
 
-from config.views import healthz
+from config.views import healthz, metrics_view
 
 # JSON under /api/, the site's pages elsewhere (config/exceptions.py)
 handler400 = "config.exceptions.bad_request"
@@ -19,6 +19,7 @@ admin.site.index_title = _("Tournaments and tables")
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api_urls")),

@@ -38,6 +38,9 @@ Reconnect and resync: the browser reconnects with backoff and receives the full 
 it may also send ``{"type": "resync"}``. Each connection also re-reads the state every
 ``LUZI_PUSH_RESYNC_SECONDS`` and pushes it when it changed, so a lost message (or, without Redis,
 a change made by a worker in another process) still reaches the page.
+
+Figures (config/metrics.py, /metrics): the open sockets, and each push's latency from the
+change's moment (``at`` in the message) until the socket is sent a state that shows it.
 """
 
 from __future__ import annotations
@@ -59,7 +62,8 @@ from django.db import connections
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from games.live.events import group_name
+from config import metrics
+from games.live.events import change_message, group_name
 from games.live.presence import PRESENCE_SECONDS, presence
 from games.live.presence import presence_keys as _presence_keys
 from games.models import Table
@@ -245,6 +249,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     _pump: asyncio.Task[None] | None = None
     _dirty: bool = False
     _changed_at: float = 0.0
+    _change_wall: float | None = None  # the oldest change not yet sent (``time.time()``)
+    _open: bool = False  # accepted and counted in the open sockets (config/metrics.py)
     _joined: bool = False  # in the table's group
     _counted: bool = False  # counted in the seat's presence
     _renewal: asyncio.Future[bool] | None = None  # the seat's presence being renewed
@@ -277,6 +283,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if came:  # the seat is back: this page's first state shows it too
             text = await self._first_state(text)
         await self.accept()
+        self._open = True
+        metrics.socket_opened()
         self._resync = asyncio.create_task(self._resync_loop())
         await self._push(text, force=True)
         if came:
@@ -330,6 +338,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self._left:
             return
         self._left = True
+        if self._open:
+            self._open = False
+            metrics.socket_closed()
         current = asyncio.current_task()
         tasks = [t for t in (self._resync, self._pump) if t is not None and t is not current]
         for task in tasks:
@@ -364,7 +375,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Tell the table's connections that a seat came or went (each reads its own view)."""
         try:
             await self.channel_layer.group_send(
-                group_name(self.table_id), {"type": "table.changed", "table": self.table_id}
+                group_name(self.table_id), change_message(self.table_id)
             )
         except Exception:  # the periodic resync shows it anyway
             logger.warning("table %s: presence push failed", self.table_id, exc_info=True)
@@ -408,6 +419,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self._dirty = True
         self._changed_at = time.monotonic()
+        at = event.get("at")
+        if self._change_wall is None:  # the oldest change waiting: its push latency counts
+            self._change_wall = float(at) if isinstance(at, int | float) else time.time()
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._pump_states())
 
@@ -419,26 +433,30 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _pump_states(self) -> None:
         while self._dirty and not self._left:
             self._dirty = False
-            since = self._changed_at
+            since, changed = self._changed_at, self._change_wall
+            self._change_wall = None
             try:
-                await self._send_state(since=since)
+                if await self._send_state(since=since) and changed is not None:
+                    metrics.push_done(changed)
             except Exception:  # keep the connection; the periodic resync will try again
                 logger.exception("table %s: push failed", self.table_id)
 
-    async def _send_state(self, *, force: bool = False, since: float | None = None) -> None:
+    async def _send_state(self, *, force: bool = False, since: float | None = None) -> bool:
+        """Read this connection's view and send it if it changed (or ``force``); says if sent."""
         text, self._epoch, code = await _in_pool(_read)(
             self.table_id, self.scope.get("user"), self.seat, self._epoch, since
         )
         if text is None:
             await self._shut(code)
-            return
-        await self._push(text, force=force)
+            return False
+        return await self._push(text, force=force)
 
-    async def _push(self, text: str, *, force: bool) -> None:
+    async def _push(self, text: str, *, force: bool) -> bool:
         if self._left or (text == self._last and not force):
-            return
+            return False
         self._last = text
         await self.send(text_data=text)
+        return True
 
     async def _resync_loop(self) -> None:
         interval = float(getattr(settings, "LUZI_PUSH_RESYNC_SECONDS", 5.0))

@@ -11,13 +11,14 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from concurrent.futures import Future
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-__all__ = ["flush_pushes", "group_name", "table_changed", "table_clock_changed"]
+__all__ = ["change_message", "flush_pushes", "group_name", "table_changed", "table_clock_changed"]
 
 logger = logging.getLogger(__name__)
 
@@ -43,10 +44,17 @@ def group_name(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+def change_message(table_id: int) -> dict[str, Any]:
+    """The channel-layer message that table ``table_id`` changed, now."""
+    return {"type": "table.changed", "table": table_id, "at": time.time()}
+
+
 def push_table_changed(table_id: int) -> None:
     """Tell every WebSocket at the table that it changed; each one then sends its own view.
 
-    The message names only the table: no state, so nothing hidden travels through the layer. A
+    The message names only the table and the change's moment (``at``, wall-clock seconds: the
+    push latency of config/metrics.py counts from it): no state, so nothing hidden travels
+    through the layer. A
     push that fails (Redis away) is logged and dropped: the connections' periodic resync and the
     browsers' reconnect bring the state anyway, and the game goes on.
 
@@ -55,7 +63,7 @@ def push_table_changed(table_id: int) -> None:
     connection per push. The in-process layer lives on the web server's own loop, so it is sent
     there (``async_to_sync``) as before.
     """
-    _send(table_id, {"type": "table.changed", "table": table_id})
+    _send(table_id, change_message(table_id))
 
 
 def _send(table_id: int, message: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ games.play.engine_state, which rebuilds the engine's state from the rows)."""
 from __future__ import annotations
 
 import secrets
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -14,6 +15,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config import metrics
 from config.exceptions import ApplicationError, ConflictError
 from engine.errors import EngineError
 from games.live import presence
@@ -118,6 +120,7 @@ def match_start(
 @transaction.atomic
 def bot_act(*, match_id: int, number: int, seq: int, seat: int) -> bool:
     """A bot plays its turn if the deal still waits for it at ``seq``; returns whether it did."""
+    started = time.perf_counter()
     locked = match_lock(match_id)
     engine = locked.engine
     if turn_stale(locked, number, seq) or not engine.in_deal or seat not in engine.awaiting():
@@ -129,6 +132,7 @@ def bot_act(*, match_id: int, number: int, seq: int, seat: int) -> bool:
     engine.apply(bot_for(locked, seat, str(seq)).act(engine, seat))
     actions_store(locked)
     locked_commit(locked)
+    metrics.action_done(locked.match.game, "bot", started)
     return True
 
 
@@ -151,6 +155,7 @@ def _commit_without_waiting_for_disk() -> None:
 @transaction.atomic
 def bot_deal_play(*, match_id: int, number: int) -> bool:
     """Play deal ``number`` of an all-bot table to its end in one go; returns whether it did."""
+    started = time.perf_counter()
     locked = match_lock(match_id)
     engine = locked.engine
     if turn_stale(locked, number, None) or not engine.in_deal:
@@ -161,23 +166,28 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
     if not locked.people:
         _commit_without_waiting_for_disk()
     bots = [bot_for(locked, seat, "deal") for seat in range(len(locked.seats))]
+    assert locked.deal is not None
+    before = locked.deal.seq
     while engine.in_deal:
         for seat in engine.awaiting():
             engine.apply(bots[seat].act(engine, seat))
             if not engine.in_deal:
                 break
     actions_store(locked)
+    applied = locked.deal.seq - before
     if not locked.engine.over and locked.match.between_deals_seconds == 0:
         deal_save(locked)
         if not _leave_noted(locked) and not _time_up(locked):
             deal_next(locked)  # no pause between deals: deal the next one now, by its own task
     locked_commit(locked)
+    metrics.bot_deal_done(locked.match.game, applied, started)
     return True
 
 
 @transaction.atomic
 def seat_timeout(*, match_id: int, number: int, seq: int, seat: int) -> bool:
     """The system acts for ``seat`` whose time ran out, unless the deal moved on; says if it did."""
+    started = time.perf_counter()
     locked = match_lock(match_id)
     engine = locked.engine
     if turn_stale(locked, number, seq) or not engine.in_deal or seat not in engine.awaiting():
@@ -188,6 +198,7 @@ def seat_timeout(*, match_id: int, number: int, seq: int, seat: int) -> bool:
         locked.engine.timeout(seat)
     actions_store(locked)
     locked_commit(locked)
+    metrics.action_done(locked.match.game, "timer", started)
     return True
 
 
@@ -283,6 +294,7 @@ def seat_act(
     for an illegal or malformed action, and ConflictError when the actions since ``seq`` made it
     stale for this seat (see :func:`_independent`).
     """
+    started = time.perf_counter()
     if seat not in range(table.seat_count):
         raise ApplicationError(
             _("Seat must be 0-%(last)d, not %(seat)s.")
@@ -315,6 +327,7 @@ def seat_act(
         raise ApplicationError(engine_message(exc, seat_names=seat_names(table))) from None
     actions_store(locked)
     locked_commit(locked)
+    metrics.action_done(locked.match.game, "person", started)
     assert locked.deal is not None
     return locked.deal.seq
 

@@ -170,3 +170,24 @@ def test_no_get_request_writes_to_the_database(worlds: list[World], who: str) ->
     assert count > 100, count
     report = [f"GET /{r}: {', '.join(sorted(w))}" for r, w in sorted(found.items())]
     assert not found, "\n".join(report)
+
+
+def test_the_metrics_endpoint_never_writes(settings: Any) -> None:
+    """/metrics is walked above as everyone else (403); read here as staff and with the token,
+    with a match being played (the live tables' count, the broker's queue lengths)."""
+    settings.LUZI_METRICS_TOKEN = "scrape-token"
+    table = Table.objects.create(name="线上桌")
+    for seat in range(6):
+        TableSeat.objects.create(table=table, seat=seat, player=BotFactory())
+    match_start(table=table, seed=7)
+    assert "metrics" in set(get_routes())
+    staff = Client()
+    staff.force_login(UserFactory(is_staff=True))
+    scraper = Client(HTTP_AUTHORIZATION="Bearer scrape-token")
+    for client in (staff, scraper):
+        writes, wrapper = capture_writes()
+        with connection.execute_wrapper(wrapper):
+            answer = client.get("/metrics")
+        assert answer.status_code == 200
+        assert b'luzi_live_tables{game="daguai"} 1.0' in answer.content
+        assert writes == []

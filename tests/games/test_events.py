@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -40,9 +41,12 @@ def shared_layer(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 def test_pushes_go_out_in_order_from_one_long_lived_loop(shared_layer: Any) -> None:
     layer = shared_layer(FakeSharedLayer())
+    before = time.time()
     for table_id in (3, 1, 2):
         events.push_table_changed(table_id)
     assert events.flush_pushes()
+    # each message names the table and the change's moment (the push latency counts from it)
+    assert all(before <= m.pop("at") <= time.time() for _, m, _ in layer.sent)
     assert [(g, m) for g, m, _ in layer.sent] == [
         ("table.3", {"type": "table.changed", "table": 3}),
         ("table.1", {"type": "table.changed", "table": 1}),
