@@ -60,6 +60,11 @@ urlpatterns = [
         name="player_withdraw",
     ),
     path(
+        "events/<id:pk>/manage/teams/withdraw/",
+        events_manage.team_withdraw,
+        name="team_withdraw",
+    ),
+    path(
         "events/<id:pk>/manage/rounds/<str:action>/",
         rounds_dashboard.round_action,
         name="round_action",

@@ -39,15 +39,6 @@ def table_and_seat_of_user(*, table_id: int, user: Any) -> tuple[Table, int] | N
     return None if row is None else (row.table, row.seat)
 
 
-def table_match(*, table: Table) -> Match | None:
-    """The table's match being played, else its latest match (None before the first)."""
-    matches = Match.objects.filter(table=table)
-    return (
-        matches.filter(status=Match.Status.PLAYING).first()
-        or matches.order_by("-created_at", "-id").first()
-    )
-
-
 def match_seats(match: Match) -> list[TableSeat]:
     """The seats of ``match``'s table with their players, in play order: read once per match
     and process (seats do not change during a match). Shared: read them, never change them."""

@@ -216,3 +216,35 @@ def test_a_withdrawn_team_is_not_paired_but_keeps_its_results() -> None:
     assert next(r for r in event_team_standings(event=event) if r.team == gone.pk).points == 18
     with pytest.raises(NotAllowedError):
         team_withdraw(team=gone, user=UserFactory(), withdrawn=False)
+
+
+def test_the_dashboard_withdraws_and_brings_back_a_team() -> None:
+    """A no-show team is withdrawn from the dashboard (and brought back): the team event's
+    counterpart of a player's withdrawal; only the event's organizers may, with a 400 for a
+    form this site does not send and a 404 for another event's team."""
+    from django.test import Client
+    from django.urls import reverse
+
+    event = _event(teams=4)
+    organizer, stranger = UserFactory(), UserFactory()
+    event_organizer_add(event=event, user=organizer)
+    page, other = Client(), Client()
+    page.force_login(organizer)
+    other.force_login(stranger)
+    url = reverse("tournaments:team_withdraw", args=[event.pk])
+    team = event.teams.order_by("pk").first()
+    assert other.post(url, {"team": team.pk}).status_code == 403
+    assert page.post(url, {"team": "x"}).status_code == 400
+    assert page.post(url, {"team": TeamFactory().pk}).status_code == 404
+    assert page.get(url).status_code == 405
+    response = page.post(url, {"team": team.pk}, follow=True)
+    assert response.status_code == 200
+    team.refresh_from_db()
+    assert team.withdrawn
+    html = response.content.decode()
+    assert f'name="team" value="{team.pk}"' in html and "恢复参赛" in html
+    second = round_create_paired(event=event)
+    assert team.pk not in {e.team_id for e in RoundEntry.objects.filter(round=second)}
+    page.post(url, {"team": team.pk, "withdrawn": "0"})
+    team.refresh_from_db()
+    assert not team.withdrawn

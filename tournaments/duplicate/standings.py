@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from tournaments.common.standings_rows import StandingsRow
 from tournaments.duplicate.deals import DuplicateTotals, duplicate_totals
-from tournaments.events.memberships import player_units
+from tournaments.events.selectors import player_units
 from tournaments.models import DuplicateScoring, Event, Team, TeamMember
 
 __all__ = ["standings_columns", "standings_rank", "standings_rows"]

@@ -37,6 +37,29 @@ MAX_UPLOAD = 5 * 1024 * 1024
 
 @login_required
 @require_POST
+def team_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """Withdraw a team of a team event from later rounds (a no-show), or bring it back
+    (``withdrawn=0``). Its results so far stay in the standings."""
+    from tournaments.events.entries import team_withdraw as withdraw
+
+    event = organized_event(request, pk)
+    team_id = posted_id(request, "team")
+    if team_id is None:
+        return bad_form(request, _("Name the team by its id ('team')."))
+    team = get_object_or_404(event.teams, pk=team_id)
+    withdrawn = request.POST.get("withdrawn", "1") != "0"
+    attempt(
+        request,
+        lambda: withdraw(team=team, user=acting_user(request), withdrawn=withdrawn),
+        _("%(name)s is withdrawn from later rounds.") % {"name": team.name}
+        if withdrawn
+        else _("%(name)s is back in the draw.") % {"name": team.name},
+    )
+    return dashboard_redirect(event)
+
+
+@login_required
+@require_POST
 def player_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     """Withdraw a registered player of an individual event from later rounds, or bring them
     back (``withdrawn=0``)."""

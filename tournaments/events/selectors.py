@@ -1,5 +1,5 @@
 """Reads of events for pages: which events and meets a visitor may see, an event's teams and
-players, and who may watch an event's table."""
+players, each player's unit, and who may watch an event's table."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from django.db.models import (
 if TYPE_CHECKING:
     from games.models import Player
 from tournaments.common.sorting import natural_key
-from tournaments.events.memberships import player_units
 from tournaments.models import (
     Event,
     Meet,
+    Membership,
     Pairing,
     Registration,
     Round,
@@ -115,3 +115,15 @@ def event_players(*, event: Event) -> list[tuple[Player, str, bool]]:
     ]
     rows.sort(key=lambda row: (natural_key(row[1]), natural_key(row[0].name), row[0].pk))
     return rows
+
+
+def player_units(event: Event) -> dict[int, int | None]:
+    """Each registered player's unit (the first they belong to)."""
+    units: dict[int, int | None] = {}
+    for player, unit in (
+        Membership.objects.filter(player__registrations__event=event)
+        .order_by("player_id", "pk")
+        .values_list("player_id", "unit_id")
+    ):
+        units.setdefault(player, unit)
+    return units

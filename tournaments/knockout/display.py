@@ -242,7 +242,7 @@ def bracket_data(event: Event) -> dict[str, Any] | None:
     ids = [p.entrant for p in placement]
     if individual:
         from games.models import Player
-        from tournaments.events.memberships import player_units
+        from tournaments.events.selectors import player_units
         from tournaments.models import Unit
 
         units = player_units(event)

@@ -105,7 +105,11 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "overdue": rounds_clock.clock_overdue_tables(current, clock)
             if current is not None and clock is not None
             else [],
-            **(_individual_context(event, current, tables) if event.is_individual else {}),
+            **(
+                _individual_context(event, current, tables)
+                if event.is_individual
+                else _team_context(event)
+            ),
         },
     )
 
@@ -127,6 +131,15 @@ def _individual_context(
         ),
         "seat_numbers": list(range(event.table_size)),
         "seat_rows": _seat_rows(event, tables) if draft else [],
+    }
+
+
+def _team_context(event: Event) -> dict[str, Any]:
+    """What the dashboard of a team event adds: its teams, to withdraw and to bring back."""
+    teams = list(event.teams.all())
+    return {
+        "teams": naturally([t for t in teams if not t.withdrawn], lambda team: team.name),
+        "withdrawn_teams": naturally([t for t in teams if t.withdrawn], lambda team: team.name),
     }
 
 

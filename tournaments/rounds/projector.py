@@ -14,7 +14,7 @@ from engine.registry import get_game
 from games.models import Table
 from tournaments import formats
 from tournaments.common.standings_rows import PlayerRow, StandingsRow
-from tournaments.events.memberships import player_units
+from tournaments.events.selectors import player_units
 from tournaments.models import Event, Round, Unit
 from tournaments.rounds.selectors import round_tables
 

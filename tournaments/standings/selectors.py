@@ -21,8 +21,7 @@ from tournaments.common.standings_rows import (
     TeamRow,
     UnitRow,
 )
-from tournaments.events.memberships import player_units
-from tournaments.events.selectors import events_visible_to
+from tournaments.events.selectors import events_visible_to, player_units
 from tournaments.formats import final_placement
 from tournaments.models import (
     Event,

@@ -21,7 +21,7 @@ from engine.registry import get_game
 
 if TYPE_CHECKING:
     pass
-from tournaments.events.memberships import player_units
+from tournaments.events.selectors import player_units
 from tournaments.models import (
     Event,
     PairingTally,
@@ -34,7 +34,6 @@ from tournaments.models import (
 )
 from tournaments.standings import ranking as standings
 from tournaments.standings.ranking import (
-    MatchResult,
     PlayerFigures,
     PlayerStanding,
     PlayerUnitStanding,
@@ -42,33 +41,6 @@ from tournaments.standings.ranking import (
     TeamTotals,
     UnitStanding,
 )
-
-
-def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
-    """Return every pairing's result so far (from the tallies) and the teams with a bye, one per
-    bye."""
-    results = [
-        MatchResult(a, b, pa, pb, la, lb, w, status == PairingTally.Status.FINISHED)
-        for a, b, pa, pb, la, lb, w, status in PairingTally.objects.filter(event=event)
-        .exclude(status=PairingTally.Status.PENDING)
-        .values_list(
-            "team_a_id",
-            "team_b_id",
-            "points_a",
-            "points_b",
-            "level_a",
-            "level_b",
-            "winner_side",
-            "status",
-        )
-        .order_by()
-    ]
-    byes = list(
-        RoundEntry.objects.filter(round__event=event, pairing__isnull=True, absent=False)
-        .exclude(round__status=Round.Status.DRAFT)
-        .values_list("team_id", flat=True)
-    )
-    return results, byes
 
 
 def _byes_and_teams_sql() -> str:

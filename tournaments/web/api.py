@@ -44,10 +44,6 @@ def api_pairing(request: Request, pk: int) -> Pairing:
     return pairing
 
 
-def api_user(request: Request) -> Any:
-    return request.user if request.user.is_authenticated else None
-
-
 def api_user_required(request: Request) -> Any:
     if not request.user.is_authenticated:
         raise NotAllowedError(_("Log in as an organizer of the event to do this."))
