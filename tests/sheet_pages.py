@@ -13,13 +13,22 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
-from tests.games.factories import UserFactory
+from tests.games.factories import PlayerFactory, UserFactory
+from tests.tournaments.factories import UnitFactory
 from tournaments.draw import services as draw_services
+from tournaments.events import entries as events_entries
 from tournaments.events import staff as events_staff
 from tournaments.models import ResultSubmission
 from tournaments.rounds import services as rounds_services
 
-__all__ = ["client", "enter_and_confirm", "offline_round", "printed_sheets", "refused_picks"]
+__all__ = [
+    "client",
+    "enter_and_confirm",
+    "four_players",
+    "offline_round",
+    "printed_sheets",
+    "refused_picks",
+]
 
 
 def client(user: Any, language: str = "en") -> Client:
@@ -28,6 +37,15 @@ def client(user: Any, language: str = "en") -> Client:
     logged_in.force_login(user)
     logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     return logged_in
+
+
+def four_players(event: Any) -> None:
+    """Four players of one unit registered for ``event`` (an individual event)."""
+    unit = UnitFactory()
+    people = PlayerFactory.create_batch(4)
+    for player in people:
+        events_entries.membership_ensure(player=player, unit=unit)
+    events_entries.registration_ensure(event=event, players=people)
 
 
 def offline_round(event: Any) -> dict[str, Any]:

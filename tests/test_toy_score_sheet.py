@@ -13,10 +13,14 @@ import pytest
 from config.apps import games_register_extra
 from engine.registry import unregister
 from games.models import Table
-from tests.games.factories import PlayerFactory
-from tests.sheet_pages import enter_and_confirm, offline_round, printed_sheets, refused_picks
-from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments.events import entries as events_entries
+from tests.sheet_pages import (
+    enter_and_confirm,
+    four_players,
+    offline_round,
+    printed_sheets,
+    refused_picks,
+)
+from tests.tournaments.factories import EventFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -38,11 +42,7 @@ def toy() -> Iterator[None]:
 @pytest.fixture
 def world() -> dict[str, Any]:
     event = EventFactory(game="toy", table_mode=Table.Mode.OFFLINE, deals_per_match=2)
-    unit = UnitFactory()
-    people = PlayerFactory.create_batch(4)
-    for player in people:
-        events_entries.membership_ensure(player=player, unit=unit)
-    events_entries.registration_ensure(event=event, players=people)
+    four_players(event)
     return offline_round(event)
 
 
