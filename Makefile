@@ -31,11 +31,14 @@ test: setup
 	exit $$rc
 
 # The tests a developer runs between changes: everything but the browser tests and the tests that
-# start Celery processes (markers set in tests/conftest.py), on two processes (pytest-xdist).
+# start Celery processes (markers set in tests/conftest.py), on two processes (pytest-xdist), the
+# property tests on a tenth of their examples (hypothesis profile `dev`, tests/hypothesis_profiles.py).
+# `make test` and CI run every test with every example.
 FAST_WORKERS ?= 2
+FAST_PROFILE ?= dev
 test-fast: setup
 	@LUZI_BROKER_DIR=$${LUZI_BROKER_DIR:-$(VAR)/broker-test} $(PY) -m pytest -m "not browser and not worker" \
-		-n $(FAST_WORKERS) $(PYTEST_ARGS)
+		-n $(FAST_WORKERS) --hypothesis-profile=$(FAST_PROFILE) $(PYTEST_ARGS)
 
 setup: install messages
 

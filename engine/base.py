@@ -27,6 +27,7 @@ from engine.game import END_REASONS, Bot, FigureSpec, OptionSpec, ReplayStep, Ve
 from engine.record import as_json
 from engine.search import MARGIN, MIN_WORLDS, SearchBot
 from engine.sheets import SheetSpec
+from engine.table_ui import describe
 
 __all__ = [
     "DealBot",
@@ -256,7 +257,8 @@ class GameBase:
     ``from_json`` and ``loads``), ``options_type`` (``from_json`` and a default constructor),
     ``bot_types`` (bot kind -> the game's own bot class, ``cls(seed=...)`` with
     ``act(deal, seat)``; ``"search"`` is every game's :class:`engine.search.SearchBot`),
-    ``no_sides_why`` (why ``side_seats`` is refused, for games without fixed sides).
+    ``no_sides_why`` (why ``side_seats`` is refused, for games without fixed sides),
+    ``messages``, ``table_terms`` and ``table_draws`` (the game's words, see :meth:`table_ui`).
     The search tuning and the duplicate dealing have defaults here (see their members).
     """
 
@@ -296,6 +298,13 @@ class GameBase:
     options_type: ClassVar[Any] = None
     bot_types: ClassVar[Mapping[str, Callable[..., Any]]] = {}
     no_sides_why: ClassVar[str] = "every player for themselves"
+    #: the game's own message codes as people read them, code -> (Chinese, English) (the
+    #: ``TEXTS`` of its messages.py)
+    messages: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    #: its table page's words and what the table and replay pages draw of it (the ``TERMS`` and
+    #: ``UI`` of its table_ui.py; :mod:`engine.table_ui`); none: the site's defaults
+    table_terms: ClassVar[Mapping[str, Any]] = {}
+    table_draws: ClassVar[Mapping[str, Any]] = {}
 
     # -- seats and sides ---------------------------------------------------------------------------
 
@@ -455,6 +464,14 @@ class GameBase:
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
     ) -> Verdict:
         return Verdict(False, "Select cards first.")
+
+    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
+        """What the table and replay pages show of the game, in Chinese or English."""
+        return describe(self.table_terms, self.table_draws, chinese=chinese)
+
+    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
+        """The game's message codes as people read them: code -> (Chinese, English)."""
+        return self.messages
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -23,16 +23,23 @@ from typing import Any, NoReturn
 
 from engine import registry
 from engine.cards import Card, format_cards, parse_cards
-from engine.errors import EngineError
+from engine.errors import EngineError, RecordError
 
 __all__ = [
     "CommandError",
     "Refused",
+    "add_play_verbs",
+    "add_replay_verb",
+    "add_simulate_verb",
     "build_parser",
     "cards_arg",
     "emit",
+    "json_flag",
     "main",
+    "match_deals",
     "positive_arg",
+    "read_json",
+    "rejected",
     "seat_arg",
 ]
 
@@ -110,6 +117,123 @@ def seat_arg(seat_count: int) -> Callable[[str], int]:
     return seat
 
 
+# -- what every game's verbs share (each game's cli.py) ------------------------------------------
+
+
+def json_flag(parser: argparse.ArgumentParser) -> None:
+    """``--json``, which every verb has: print one JSON object (:func:`emit`)."""
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def add_play_verbs(
+    sub: Any,
+    handlers: tuple[Handler, Handler, Handler],
+    *,
+    example: str,
+    hand: str,
+    options: Callable[[argparse.ArgumentParser], None] = json_flag,
+) -> argparse.ArgumentParser:
+    """Add the verbs that settle a dispute over plays, answered by ``handlers``: ``hand CARDS``
+    (the play the cards make; ``example`` in its help), ``beats PLAY OVER`` and
+    ``plays [--over CARDS] HAND`` (every legal play of a hand, ``hand`` its help). ``options``
+    adds the game's own options to each (``--json`` at least); returns the ``plays`` parser, for
+    options of its own."""
+    on_hand, on_beats, on_plays = handlers
+    verb: argparse.ArgumentParser = sub.add_parser(
+        "hand", help="the play that cards make 这些牌是什么牌型"
+    )
+    verb.add_argument("cards", help=f'cards, e.g. "{example}"')
+    options(verb)
+    verb.set_defaults(handler=on_hand)
+
+    verb = sub.add_parser("beats", help="whether PLAY beats OVER 能否压过")
+    verb.add_argument("play", help="the play made")
+    verb.add_argument("over", help="the play it is played on")
+    options(verb)
+    verb.set_defaults(handler=on_beats)
+
+    verb = sub.add_parser("plays", help="every legal play of a hand 所有可出的牌")
+    verb.add_argument("--over", metavar="PLAY", help="the play to beat (default: leading)")
+    verb.add_argument("hand", help=hand)
+    options(verb)
+    verb.set_defaults(handler=on_plays)
+    return verb
+
+
+def add_simulate_verb(
+    sub: Any,
+    handler: Handler,
+    *,
+    bots: Sequence[str],
+    bots_help: str | None = None,
+    seed: Callable[[str], Any] = int,
+    what: str = "bots play whole matches, checking every invariant",
+) -> argparse.ArgumentParser:
+    """Add ``simulate`` (``what`` its help): bots (one of ``bots``) play from a seed (read by
+    ``seed``), and ``--verify-records`` replays every record too."""
+    verb: argparse.ArgumentParser = sub.add_parser("simulate", help=what)
+    verb.add_argument("--deals", type=positive_arg, default=100, metavar="N", help="deals (100)")
+    verb.add_argument("--seed", type=seed, default=seed("0"), metavar="S", help="seed (0)")
+    verb.add_argument("--bots", choices=bots, default=bots[0], help=bots_help)
+    verb.add_argument(
+        "--verify-records", action="store_true", help="also write, read and replay every record"
+    )
+    json_flag(verb)
+    verb.set_defaults(handler=handler)
+    return verb
+
+
+def add_replay_verb(sub: Any, handler: Handler) -> argparse.ArgumentParser:
+    """Add ``replay FILE``: verify a deal's or a match's record (:func:`read_json`)."""
+    verb: argparse.ArgumentParser = sub.add_parser(
+        "replay", help="verify a deal or match record 复盘"
+    )
+    verb.add_argument("file", metavar="FILE", help="a record (JSON), '-' for standard input")
+    json_flag(verb)
+    verb.set_defaults(handler=handler)
+    return verb
+
+
+def read_json(path: str) -> Any:
+    """The JSON of the file named on the command line (``-``: standard input); a file that
+    cannot be read or is not JSON is malformed input (exit status 2)."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"cannot read {path}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not JSON: {exc}") from None
+    except RecursionError:  # the decoder recurses once per level of nesting
+        raise RecordError(f"{path}: JSON nested too deeply to be a record") from None
+
+
+def match_deals(data: Any) -> list[Any] | None:
+    """The deal records of a match's record (a list of them, or ``{"deals": [...], ...}``);
+    ``None`` when ``data`` is one deal's record."""
+    if not (isinstance(data, list) or (isinstance(data, dict) and "deals" in data)):
+        return None
+    deals = data if isinstance(data, list) else data["deals"]
+    if not isinstance(deals, list):
+        raise RecordError("a match record's deals must be a list")
+    return deals
+
+
+def rejected(args: argparse.Namespace, error: Exception, index: int | None) -> int:
+    """A record that breaks the rules (``index``: the first bad action's, if known): reported
+    on stdout and stderr, exit status 1."""
+    emit(args, {"ok": False, "error": str(error), "index": index}, f"rejected 不合规: {error}")
+    print(f"luzi {args.command}: rejected: {error}", file=sys.stderr)
+    return 1
+
+
 def emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
     """Print ``data`` as one JSON object with ``--json``, else ``text``."""
     if getattr(args, "json", False):
@@ -126,7 +250,7 @@ def build_parser(game: str = DEFAULT_GAME) -> argparse.ArgumentParser:
     parser = _Parser(prog="luzi", description=chosen.cli_description)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     games = sub.add_parser("games", help="list the registered games, their seats and options")
-    games.add_argument("--json", action="store_true", help="print one JSON object")
+    json_flag(games)
     games.set_defaults(handler=_games)
     # listed for --help only: ``luzi arena ...`` is run by engine.arena before this parser
     sub.add_parser(

@@ -617,6 +617,16 @@ class Game(Protocol):
         the deal under ``deal``; the engine's own private view of the deal works as well."""
         ...
 
+    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
+        """What the table and replay pages show of the game, as plain JSON in Chinese or English:
+        its words (``terms``) and what the pages draw (:mod:`engine.table_ui`)."""
+        ...
+
+    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
+        """The game's own message codes as people read them: code -> (Chinese, English), params
+        written ``%(name)s`` (the site looks an :class:`~engine.errors.EngineError`'s code up)."""
+        ...
+
     def add_cli_verbs(self, subparsers: Any) -> None:
         """Add the game's referee verbs to ``luzi`` (:mod:`engine.cli`): each an argparse
         subcommand whose ``handler(args) -> int`` answers it (``luzi VERB --game KEY``)."""

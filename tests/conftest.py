@@ -11,6 +11,11 @@ from typing import Any
 
 import pytest
 
+from tests.hypothesis_profiles import register as register_hypothesis_profiles
+
+# before pytest loads a profile (``--hypothesis-profile=dev`` in ``make test-fast``)
+register_hypothesis_profiles()
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _own_cache_keys() -> Iterator[None]:

@@ -7,25 +7,18 @@ has 对墩's columns. No production code names the game."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
-from django.urls import reverse
 
 from config.apps import games_register_extra
 from engine.registry import unregister
 from games.models import Match, Table
-from tests.games.factories import PlayerFactory, UserFactory
+from tests.games.factories import PlayerFactory
+from tests.sheet_pages import enter_and_confirm, offline_round, printed_sheets, refused_picks
 from tests.tournaments.factories import EventFactory
-from tournaments.draw import services as draw_services
 from tournaments.events import entries as events_entries
-from tournaments.events import staff as events_staff
-from tournaments.models import ResultSubmission
-from tournaments.rounds import services as rounds_services
 from tournaments.standings.selectors import event_standings_rows
 
 pytestmark = pytest.mark.django_db
@@ -55,54 +48,21 @@ def world() -> dict[str, Any]:
     blue = events_entries.team_create(
         event=event, name="蓝队", players=PlayerFactory.create_batch(2)
     )
-    referee, checker = UserFactory(), UserFactory()
-    events_staff.event_organizer_add(event=event, user=referee)
-    events_staff.event_organizer_add(event=event, user=checker)
-    round_ = draw_services.round_create_paired(event=event, confirm=True)
-    rounds_services.round_start(round=round_)
-    pairing = round_.pairings.get()
+    world = offline_round(event)
+    pairing = world["pairing"]
     teams = {pairing.team_a_id: "A", pairing.team_b_id: "B"}
-    names = list(pairing.table.seats.order_by("seat").values_list("player__name", flat=True))
-    url = reverse("tournaments:table_result", args=[event.pk, pairing.pk])
-    return {"event": event, "pairing": pairing, "names": names, "url": url,
-            "side_of": {teams[t.pk]: t for t in (red, blue)},
-            "referee": referee, "checker": checker}  # fmt: skip
-
-
-def _client(user: Any, language: str = "en") -> Client:
-    client = Client()
-    client.force_login(user)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    return client
+    return {**world, "side_of": {teams[t.pk]: t for t in (red, blue)}}
 
 
 def test_a_team_table_of_pairs_is_entered_previewed_and_confirmed(world: dict[str, Any]) -> None:
-    referee, url, names = _client(world["referee"]), world["url"], world["names"]
     side_a, side_b = world["side_of"]["A"], world["side_of"]["B"]
-    form = referee.get(url).content.decode()
-    assert form and 'name="d1_tricks_3"' in form and f"Tricks: {names[3]}" in form
-    assert 'name="d1_mode"' not in form and 'name="d1_end"' not in form  # no other game's form
-    preview = referee.post(url, PICKS)
-    text = preview.content.decode()
-    assert preview.status_code == 200
-    assert f"{side_a.name} won 3 tricks of 4" in text  # the deal in words, by the team's name
-    assert not ResultSubmission.objects.exists()  # a preview writes nothing
-    sheet = preview.context["sheet"]
-    assert json.loads(sheet) == SHEET
-    assert referee.post(url, {"action": "submit", "sheet": sheet}).status_code == 302
-    version = ResultSubmission.objects.get()
-    assert version.deals == SHEET["deals"] and version.status == "pending"
-    mine = referee.post(url, {"action": "confirm", "submission": version.pk}, follow=True)
-    assert "you entered this version yourself" in mine.content.decode()
-    version.refresh_from_db()
-    assert version.status == "pending"
-    checker = _client(world["checker"], "zh-hans")
-    review = checker.get(url).content.decode()
-    assert f"{side_a.name}赢 3 墩" in review and 'value="confirm"' in review  # the same preview
-    assert checker.post(url, {"action": "confirm", "submission": version.pk}).status_code == 302
-    version.refresh_from_db()
-    assert version.status == "confirmed"
-    match = Match.objects.get(table=world["pairing"].table)
+    match = enter_and_confirm(
+        world,
+        PICKS,
+        SHEET,
+        preview=[f"{side_a.name} won 3 tricks of 4"],  # the deal in words, by the team's name
+        review=f"{side_a.name}赢 3 墩",
+    )
     assert match.status == Match.Status.FINISHED and match.deals.count() == 2
     assert match.points == [2, -2, 2, -2] and match.side_points == {"A": 4, "B": -4}
     assert match.winner == "A"
@@ -114,22 +74,10 @@ def test_a_team_table_of_pairs_is_entered_previewed_and_confirmed(world: dict[st
 
 
 def test_a_bad_pick_of_the_pairs_sheet_is_refused_naming_the_deal(world: dict[str, Any]) -> None:
-    referee = _client(world["referee"])
-    bad = referee.post(world["url"], {**PICKS, "d2_tricks_1": "x"})
-    errors = [str(m) for m in bad.context["messages"]]
-    assert bad.status_code == 200 and errors == ["Deal 2: tricks: pick a number."]
-    wrong = referee.post(world["url"], {**PICKS, "d2_tricks_3": "2"})  # 5 tricks of 4 in all
-    assert "the tricks add up to 5" in wrong.content.decode()
-    assert not ResultSubmission.objects.exists()
+    refused_picks(world, PICKS, {"d2_tricks_3": "2"}, 5)  # 5 tricks of 4 in all
 
 
 def test_the_pairs_printed_sheet_has_its_columns_and_seats_from_1(world: dict[str, Any]) -> None:
-    event, pairing = world["event"], world["pairing"]
-    client = _client(world["referee"])
-    page = client.get(reverse("tournaments:score_sheet", args=[event.pk, pairing.pk]))
-    text = page.content.decode()
-    assert page.status_code == 200 and "Tricks, seat 1" in text and "Tricks, seat 4" in text
-    assert "Tricks, seat 0" not in text and world["names"][0] in text
+    text = printed_sheets(world)
+    assert world["names"][0] in text
     assert world["side_of"]["A"].name in text and world["side_of"]["B"].name in text
-    every = client.get(reverse("tournaments:score_sheets", args=[event.pk, pairing.round.number]))
-    assert every.status_code == 200 and "Tricks, seat 4" in every.content.decode()

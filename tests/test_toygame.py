@@ -16,6 +16,7 @@ from engine.errors import EngineError, IllegalActionError
 from engine.game import Game
 from engine.registry import get_game, register, registered_keys, unregister
 from tests.engine import test_registry as contract
+from tests.hypothesis_profiles import examples
 from tests.toygame import PACK, ToyAction, ToyDeal, deal_points
 
 CARD = re.compile(r"\b[1-4][a-d]\b")
@@ -235,7 +236,7 @@ def test_many_matches_end_sum_to_zero_and_replay(game: Game, kind: str) -> None:
         )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**63 - 1), st.lists(st.integers(0, 20), max_size=40))
 def test_any_course_of_a_match_sums_to_zero_and_replays(seed: int, moves: list[int]) -> None:
     """Plays, timeouts, escapes and a leaving in any order: points always sum to zero and the

@@ -45,7 +45,8 @@ from engine.game import (
 from engine.record import RecordBase, apply_all, check_result
 from engine.sampling import deal_hidden
 from engine.search import DealWorld, clone_deal
-from engine.sheets import SheetColumn, SheetField, SheetSpec, seat_name, words
+from engine.sheets import seat_name, words
+from tests.sheet_helpers import tricks_sheet
 
 __all__ = ["GAME", "PACK", "ToyAction", "ToyDeal", "ToyGame", "ToyMatch", "ToyOptions"]
 
@@ -394,19 +395,6 @@ def _sheet_tricks(item: dict[str, Any], where: str) -> tuple[int, ...]:
     return tuple(tricks)
 
 
-def _form_deal(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A deal of the sheet from one row of the site's form: the tricks per seat, an escape, or
-    a seat leaving before the deal; ``None`` for a blank row."""
-    if row.get("leave") is not None:
-        return {"leave": row["leave"]}
-    if row.get("escape") is not None:
-        return {"escape": row["escape"]}
-    tricks = row.get("tricks") or []
-    if all(t is None for t in tricks):
-        return None
-    return {"tricks": [t or 0 for t in tricks]}
-
-
 def _describe(
     result: Mapping[str, Any], seats: Sequence[str], sides: Mapping[str, str], english: bool
 ) -> str:
@@ -423,26 +411,10 @@ def _describe(
 
 
 #: 玩具牌's score sheet: the tricks each seat won, or an escape, or a leaving.
-SHEET = SheetSpec(
-    fields=(
-        SheetField("tricks", "seat_numbers", "墩数：{name}", "Tricks: {name}", maximum=4),
-        SheetField("escape", "seat", "逃跑", "Escaped (逃跑)"),
-        SheetField("leave", "seat", "开局前离开", "Left before it"),
-    ),
-    form_deal=_form_deal,
-    columns=(
-        SheetColumn("墩数，{seat} 号座位", "Tricks, seat {seat}", per_seat=True),
-        SheetColumn("逃跑／离开（座位号）", "Escape / leave (seat)"),
-    ),
-    first_dealer_zh="首局发牌（可不填）",
-    first_dealer_en="First dealer (optional)",
-    first_dealer_print_zh="首局发牌（座位号）",
-    first_dealer_print_en="First dealer (seat)",
-    help_zh="每局填写每人赢的墩数（共 4 墩），或谁逃跑、谁在开局前离开。",
-    help_en="For each deal: the tricks each player won (4 in all), or who escaped or left.",
+SHEET = tricks_sheet(
+    describe=_describe,
     print_help_zh="每局写每人赢的墩数。",
     print_help_en="Write the tricks each player won.",
-    describe=_describe,
 )
 
 

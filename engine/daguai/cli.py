@@ -10,12 +10,23 @@ stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from engine.cards import Rank
-from engine.cli import CommandError, cards_arg, emit, positive_arg, seat_arg
+from engine.cli import (
+    CommandError,
+    add_play_verbs,
+    add_replay_verb,
+    add_simulate_verb,
+    cards_arg,
+    emit,
+    json_flag,
+    match_deals,
+    read_json,
+    rejected,
+    seat_arg,
+)
 from engine.daguai import HAND_SIZE
 from engine.daguai.deal import Deal
 from engine.daguai.legal import legal_plays
@@ -71,27 +82,18 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         metavar="R",
         help="the deal's level rank 级牌 (2..10, J, Q, K, A; default 2)",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    json_flag(parser)
 
 
 def _register_plays(sub: Any) -> None:
     """Add the play subcommands to ``luzi``."""
-    hand = sub.add_parser("hand", help="the play that cards make 这些牌是什么牌型")
-    _add_common(hand)
-    hand.add_argument("cards", help='cards, e.g. "3H 3S 3D BJ 4C"')
-    hand.set_defaults(handler=_hand)
-
-    beats = sub.add_parser("beats", help="whether PLAY beats OVER 能否压过")
-    _add_common(beats)
-    beats.add_argument("play", help="the play made")
-    beats.add_argument("over", help="the play it is played on")
-    beats.set_defaults(handler=_beats)
-
-    plays = sub.add_parser("plays", help="every legal play of a hand 所有可出的牌")
-    _add_common(plays)
-    plays.add_argument("--over", metavar="CARDS", help="the play to beat (default: leading)")
-    plays.add_argument("hand", help="the hand, up to 27 cards")
-    plays.set_defaults(handler=_plays)
+    add_play_verbs(
+        sub,
+        (_hand, _beats, _plays),
+        example="3H 3S 3D BJ 4C",
+        hand="the hand, up to 27 cards",
+        options=_add_common,
+    )
 
 
 def _describe(play: Play) -> str:
@@ -205,30 +207,18 @@ def _register_match(sub: Any) -> None:
     _add_base_json(escape)
     escape.set_defaults(handler=_escape)
 
-    sim = sub.add_parser("simulate", help="bots play whole matches, checking every invariant")
-    sim.add_argument("--deals", type=positive_arg, default=100, metavar="N", help="deals (100)")
-    sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed (0)")
-    sim.add_argument(
-        "--bots",
-        choices=BOT_MODES,
-        default="heuristic",
-        help="heuristic or random at every seat, or mixed: heuristic team vs random team",
+    add_simulate_verb(
+        sub,
+        _simulate,
+        bots=BOT_MODES,
+        bots_help="heuristic or random at every seat, or mixed: heuristic team vs random team",
     )
-    sim.add_argument(
-        "--verify-records", action="store_true", help="also write, read and replay every record"
-    )
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
-    sim.set_defaults(handler=_simulate)
-
-    rep = sub.add_parser("replay", help="verify a deal or match record and print it 复盘")
-    rep.add_argument("file", metavar="FILE", help="a record (JSON), '-' for standard input")
-    rep.add_argument("--json", action="store_true", help="print one JSON object")
-    rep.set_defaults(handler=_replay)
+    add_replay_verb(sub, _replay)
 
 
 def _add_base_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", type=int, default=1, metavar="N", help="base score 底分 (1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    json_flag(parser)
 
 
 def _seats(text: str) -> list[int]:
@@ -336,21 +326,6 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read(path: str) -> Any:
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON: {exc}") from None
-
-
 def _deal_text(deal: Deal, record: Record, title: str = "") -> list[str]:
     h = record.headers
     labels = " ".join(
@@ -393,26 +368,20 @@ def _deal_text(deal: Deal, record: Record, title: str = "") -> list[str]:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    data = _read(args.file)
-    is_match = isinstance(data, list) or (isinstance(data, dict) and "deals" in data)
+    data = read_json(args.file)
     try:
-        if is_match:
-            items = data if isinstance(data, list) else data["deals"]
+        deals = match_deals(data)
+        if deals is not None:
             left = None if isinstance(data, list) else data.get("left")
-            if not isinstance(items, list):
-                raise RecordError("a match record's deals must be a list")
             if left is not None and not isinstance(left, int):
                 raise RecordError(f"left must be a seat, not {left!r}")
-            records = [Record.from_json(item) for item in items]
+            records = [Record.from_json(item) for item in deals]
             match = replay_match(records, left=left)
             return _print_match(args, match, records)
         record = Record.from_json(data)
         deal = replay(record)
     except ReplayError as exc:
-        out = {"ok": False, "error": str(exc), "index": exc.index}
-        emit(args, out, f"rejected 不合规: {exc}")
-        print(f"luzi replay: rejected: {exc}", file=sys.stderr)
-        return 1
+        return rejected(args, exc, exc.index)
     out = {
         "ok": True,
         "headers": record.headers.to_json(),

@@ -34,7 +34,7 @@ from engine.daguai.record import Record, replay, replay_match, replay_steps
 from engine.daguai.result import SEATS, DealResult, EscapeResult, Levels, Team
 from engine.daguai.search import sample_world
 from engine.daguai.sheet import SHEET_SPEC
-from engine.daguai.table_ui import table_ui
+from engine.daguai.table_ui import TERMS, UI
 from engine.duplicate import DealtDeal
 from engine.errors import EngineError
 from engine.game import (
@@ -290,6 +290,9 @@ class DaguaiGame(GameBase):
     record_type = Record
     options_type = Rules
     bot_types = {"heuristic": HeuristicBot, "random": RandomBot}
+    messages = TEXTS
+    table_terms = TERMS
+    table_draws = UI
 
     def side_of(self, seat: int) -> str | None:
         super().side_of(seat)
@@ -455,15 +458,6 @@ class DaguaiGame(GameBase):
         self, *, view: Mapping[str, Any], cards: str, english: bool = False
     ) -> Verdict:
         return explain_selection(view=view, cards=cards, english=english)
-
-    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
-        """What the table and replay pages show of the game, in Chinese or English
-        (:mod:`engine.table_ui`)."""
-        return table_ui(chinese=chinese)
-
-    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
-        """The game's error codes as people read them: code -> (Chinese, English)."""
-        return TEXTS
 
 
 GAME: Game = DaguaiGame()

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.table_ui import describe
-
-__all__ = ["TERMS", "UI", "table_ui"]
+__all__ = ["TERMS", "UI"]
 
 TERMS: dict[str, Any] = {
     "levelRank": ("级牌 %(rank)s", "级牌 %(rank)s"),
@@ -218,8 +216,3 @@ UI: dict[str, Any] = {
         }
     },
 }
-
-
-def table_ui(*, chinese: bool = True) -> dict[str, Any]:
-    """大怪路子's table description in Chinese (the default) or English."""
-    return describe(TERMS, UI, chinese=chinese)

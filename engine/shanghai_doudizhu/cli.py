@@ -8,14 +8,22 @@ replay fails), 2 malformed input, always with one line on stderr and never a tra
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
 from collections import Counter
 from typing import Any
 
 from engine.cards import Card, parse_cards
-from engine.cli import CommandError, emit
+from engine.cli import (
+    CommandError,
+    add_play_verbs,
+    add_replay_verb,
+    add_simulate_verb,
+    emit,
+    json_flag,
+    match_deals,
+    read_json,
+    rejected,
+)
 from engine.errors import EngineError
 from engine.shanghai_doudizhu.bots import Bot, HeuristicBot, RandomBot, play_deal
 from engine.shanghai_doudizhu.deal import Deal
@@ -24,7 +32,6 @@ from engine.shanghai_doudizhu.match import deal_seed
 from engine.shanghai_doudizhu.plays import Play, PlayType, classify
 from engine.shanghai_doudizhu.record import (
     Record,
-    RecordError,
     ReplayError,
     replay,
     replay_match,
@@ -276,10 +283,13 @@ def _escape(args: argparse.Namespace) -> int:
     return 0
 
 
+def _match_seed(text: str) -> int | str:
+    """A match seed on the command line: a number, or else text."""
+    return int(text) if text.isdigit() else text
+
+
 def _simulate(args: argparse.Namespace) -> int:
-    if args.deals < 1:
-        raise CommandError(f"--deals must be 1 or more, not {args.deals}")
-    match_seed: int | str = int(args.seed) if args.seed.isdigit() else args.seed
+    match_seed: int | str = args.seed
     outcomes: Counter[str] = Counter()
     zero_sum = True
     verified = 0
@@ -319,24 +329,12 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read(path: str) -> Any:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise CommandError(f"{path} is not JSON: {exc}") from None
-
-
 def _replay(args: argparse.Namespace) -> int:
-    data = _read(args.file)
+    data = read_json(args.file)
     try:
-        if isinstance(data, list) or (isinstance(data, dict) and "deals" in data):
-            items = data if isinstance(data, list) else data["deals"]
-            if not isinstance(items, list):
-                raise RecordError("a match record's deals must be a list")
-            records = [Record.from_json(item) for item in items]
+        deals = match_deals(data)
+        if deals is not None:
+            records = [Record.from_json(item) for item in deals]
             match = replay_match(records)
             out = {"ok": True, "match": match.to_json()}
             emit(args, out, f"verified 核对无误: {len(records)} deals, points {match.points}")
@@ -344,9 +342,7 @@ def _replay(args: argparse.Namespace) -> int:
         record = Record.from_json(data)
         deal = replay(record)
     except ReplayError as exc:
-        emit(args, {"ok": False, "error": str(exc), "index": exc.index}, f"rejected: {exc}")
-        print(f"luzi replay: rejected: {exc}", file=sys.stderr)
-        return 1
+        return rejected(args, exc, exc.index)
     out = {
         "ok": True,
         "headers": record.headers.to_json(),
@@ -360,10 +356,6 @@ def _replay(args: argparse.Namespace) -> int:
     )
     emit(args, out, text)
     return 0
-
-
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _scoring_options(parser: argparse.ArgumentParser) -> None:
@@ -388,27 +380,14 @@ def _scoring_options(parser: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     """Add 上海斗地主's verbs to ``luzi`` (``--game shanghai_doudizhu``)."""
 
-    hand = sub.add_parser("hand", help="the play that cards make 这些牌是什么牌型")
-    _common(hand)
-    hand.add_argument("cards", help='cards, e.g. "3H 3S 3D 4C 4C"')
-    hand.set_defaults(handler=_hand)
-
-    beats = sub.add_parser("beats", help="whether PLAY beats OVER 能否压过")
-    _common(beats)
-    beats.add_argument("play")
-    beats.add_argument("over")
-    beats.set_defaults(handler=_beats)
-
-    plays = sub.add_parser("plays", help="every legal play of a hand 所有可出的牌")
-    _common(plays)
-    plays.add_argument("--over", metavar="PLAY", help="the play to beat (default: leading)")
+    plays = add_play_verbs(
+        sub, (_hand, _beats, _plays), example="3H 3S 3D 4C 4C", hand="the hand, up to 33 cards"
+    )
     plays.add_argument("--no-bombs", action="store_true", help="the seat is at its bomb limit")
     plays.add_argument("--declared", metavar="CARDS", help="the declared 报到 sets of the hand")
-    plays.add_argument("hand", help="the hand, up to 33 cards")
-    plays.set_defaults(handler=_plays)
 
     score = sub.add_parser("score", help="points and rating of a deal 积分")
-    _common(score)
+    json_flag(score)
     _scoring_options(score)
     score.add_argument("--winner", choices=("landlord", "farmers"))
     score.add_argument(
@@ -418,22 +397,18 @@ def register(sub: Any) -> None:
     score.set_defaults(handler=_score)
 
     escape = sub.add_parser("escape", help="points and rating of an escape 逃跑")
-    _common(escape)
+    json_flag(escape)
     _scoring_options(escape)
     escape.add_argument("--seat", type=int, required=True, metavar="S", help="the escaper")
     escape.add_argument("--kind", choices=[k.value for k in EscapeKind], required=True)
     escape.add_argument("--report", choices=("play", "double_play"), help="报到 打")
     escape.set_defaults(handler=_escape)
 
-    simulate = sub.add_parser("simulate", help="bots play whole deals 模拟")
-    _common(simulate)
-    simulate.add_argument("--deals", type=int, default=100)
-    simulate.add_argument("--seed", default="0")
-    simulate.add_argument("--bots", choices=("heuristic", "random"), default="heuristic")
-    simulate.add_argument("--verify-records", action="store_true")
-    simulate.set_defaults(handler=_simulate)
-
-    rep = sub.add_parser("replay", help="verify a deal or match record 复盘")
-    _common(rep)
-    rep.add_argument("file")
-    rep.set_defaults(handler=_replay)
+    add_simulate_verb(
+        sub,
+        _simulate,
+        bots=("heuristic", "random"),
+        seed=_match_seed,
+        what="bots play whole deals 模拟",
+    )
+    add_replay_verb(sub, _replay)

@@ -85,7 +85,7 @@ from engine.shanghai_doudizhu.options import option_specs
 from engine.shanghai_doudizhu.record import replay_steps
 from engine.shanghai_doudizhu.search import sample_world
 from engine.shanghai_doudizhu.sheet import SHEET_SPEC, score_sheet
-from engine.shanghai_doudizhu.table_ui import table_ui
+from engine.shanghai_doudizhu.table_ui import TERMS, UI
 
 __all__ = ["GAME", "DoudizhuGame", "DoudizhuMatchState", "DoudizhuOptions"]
 
@@ -335,6 +335,9 @@ class DoudizhuGame(GameBase):
     record_type = Record
     options_type = DoudizhuOptions
     bot_types = {"heuristic": HeuristicBot, "random": RandomBot}
+    messages = TEXTS
+    table_terms = TERMS
+    table_draws = UI
     no_sides_why = "the landlord changes"
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
@@ -432,15 +435,6 @@ class DoudizhuGame(GameBase):
         were selected (``view``: its private view of the deal; see
         :mod:`engine.shanghai_doudizhu.explain`)."""
         return explain_selection(view=view, cards=cards, english=english)
-
-    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
-        """What the table and replay pages show of the game, in Chinese or English
-        (:mod:`engine.table_ui`)."""
-        return table_ui(chinese=chinese)
-
-    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
-        """The game's error codes as people read them: code -> (Chinese, English)."""
-        return TEXTS
 
 
 GAME: Game = DoudizhuGame()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.table_ui import SCORE_FACT, describe
+from engine.table_ui import SCORE_FACT
 
-__all__ = ["TERMS", "UI", "table_ui"]
+__all__ = ["TERMS", "UI"]
 
 TERMS: dict[str, Any] = {
     "landlord": ("地主", "地主"),
@@ -359,8 +359,3 @@ UI: dict[str, Any] = {
         "factorsBare": _factors(fight=False),
     },
 }
-
-
-def table_ui(*, chinese: bool = True) -> dict[str, Any]:
-    """上海斗地主's table description in Chinese (the default) or English."""
-    return describe(TERMS, UI, chinese=chinese)

@@ -10,12 +10,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, format_cards
-from engine.cli import CommandError, emit, positive_arg, seat_arg
+from engine.cli import (
+    CommandError,
+    add_play_verbs,
+    add_replay_verb,
+    add_simulate_verb,
+    emit,
+    json_flag,
+    match_deals,
+    positive_arg,
+    read_json,
+    rejected,
+    seat_arg,
+)
 from engine.cli import Refused as _Refused
 from engine.errors import EngineError, IllegalActionError
 from engine.xiaoluzi.actions import SEATS, Action, Rules
@@ -115,8 +126,9 @@ def _answers(text: str) -> list[bool]:
 # -- the parser --------------------------------------------------------------------------------
 
 
-def _json_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+def _play_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-joker-sevens", action="store_true", help="option joker_sevens=False")
+    json_flag(parser)
 
 
 def _ledger_flags(parser: argparse.ArgumentParser) -> None:
@@ -134,31 +146,14 @@ def _roles_flags(parser: argparse.ArgumentParser, *, required: bool) -> None:
 
 def register(sub: Any) -> None:
     """Add 小路子's verbs to ``luzi`` (``--game xiaoluzi``)."""
-
-    hand = sub.add_parser("hand", help="the play that cards make 牌型")
-    hand.add_argument("cards", help='cards, e.g. "9S BJ"')
-    hand.add_argument("--no-joker-sevens", action="store_true", help="option joker_sevens=False")
-    _json_flag(hand)
-    hand.set_defaults(handler=_hand)
-
-    beats = sub.add_parser("beats", help="whether PLAY beats OVER 能否压过")
-    beats.add_argument("play", help="the play made")
-    beats.add_argument("over", help="the play it is played on")
-    beats.add_argument("--no-joker-sevens", action="store_true", help="option joker_sevens=False")
-    _json_flag(beats)
-    beats.set_defaults(handler=_beats)
-
-    plays = sub.add_parser("plays", help="every legal play of a hand 所有可出的牌")
-    plays.add_argument("--over", metavar="PLAY", help="the play to beat (default: leading)")
-    plays.add_argument("hand", help="the hand")
-    plays.add_argument("--no-joker-sevens", action="store_true", help="option joker_sevens=False")
-    _json_flag(plays)
-    plays.set_defaults(handler=_plays)
+    add_play_verbs(
+        sub, (_hand, _beats, _plays), example="9S BJ", hand="the hand", options=_play_flags
+    )
 
     declare = sub.add_parser("declare", help="the declaring and counter rounds 宣牌与反宣")
     declare.add_argument("--holder-7h", type=_seat, required=True, metavar="S")
     declare.add_argument("--answers", required=True, metavar="y,n,...", help="in asking order")
-    _json_flag(declare)
+    json_flag(declare)
     declare.set_defaults(handler=_declare)
 
     score = sub.add_parser("score", help="the settlement of a deal 结算")
@@ -167,7 +162,7 @@ def register(sub: Any) -> None:
     score.add_argument("--cards-played", required=True, metavar="n0,n1,n2,n3")
     score.add_argument("--slam-count", choices=("cards", "plays"), default="cards")
     _ledger_flags(score)
-    _json_flag(score)
+    json_flag(score)
     score.set_defaults(handler=_score)
 
     escape = sub.add_parser("escape", help="the settlement of an escape 逃跑")
@@ -176,21 +171,11 @@ def register(sub: Any) -> None:
     _roles_flags(escape, required=False)
     escape.add_argument("--finish", metavar="a,b", help="the seats already out ('' for none)")
     _ledger_flags(escape)
-    _json_flag(escape)
+    json_flag(escape)
     escape.set_defaults(handler=_escape)
 
-    sim = sub.add_parser("simulate", help="bots play whole matches, checking every invariant")
-    sim.add_argument("--deals", type=positive_arg, default=100, metavar="N", help="deals (100)")
-    sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed (0)")
-    sim.add_argument("--bots", choices=BOT_MODES, default="heuristic")
-    sim.add_argument("--verify-records", action="store_true", help="replay every record too")
-    _json_flag(sim)
-    sim.set_defaults(handler=_simulate)
-
-    rep = sub.add_parser("replay", help="verify a deal or match record 复盘")
-    rep.add_argument("file", metavar="FILE", help="a record (JSON), '-' for standard input")
-    _json_flag(rep)
-    rep.set_defaults(handler=_replay)
+    add_simulate_verb(sub, _simulate, bots=BOT_MODES)
+    add_replay_verb(sub, _replay)
 
 
 # -- plays -------------------------------------------------------------------------------------
@@ -402,23 +387,6 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read(path: str) -> Any:
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError(f"cannot read {path}: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON: {exc}") from None
-    except RecursionError:  # the decoder recurses once per level of nesting
-        raise RecordError(f"{path}: JSON nested too deeply to be a record") from None
-
-
 def _deal_json(deal: Deal) -> dict[str, Any]:
     return {
         "actions": len(deal.actions),
@@ -430,17 +398,14 @@ def _deal_json(deal: Deal) -> dict[str, Any]:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    data = _read(args.file)
-    is_match = isinstance(data, list) or (isinstance(data, dict) and "deals" in data)
+    data = read_json(args.file)
     try:
-        if is_match:
-            items = data if isinstance(data, list) else data["deals"]
+        deals = match_deals(data)
+        if deals is not None:
             left = None if isinstance(data, list) else data.get("left")
-            if not isinstance(items, list):
-                raise RecordError("a match record's deals must be a list")
             if left is not None and (type(left) is not int or left not in SEATS):
                 raise RecordError(f"left must be a seat 0-3, not {left!r}")
-            records = [Record.from_json(item) for item in items]
+            records = [Record.from_json(item) for item in deals]
             match = replay_match(records, left=left)
             out: dict[str, Any] = {
                 "ok": True,
@@ -458,13 +423,9 @@ def _replay(args: argparse.Namespace) -> int:
         record = Record.from_json(data)
         deal = replay(record)
     except ReplayError as exc:
-        emit(args, {"ok": False, "error": str(exc), "index": exc.index}, f"rejected 不合规: {exc}")
-        print(f"luzi replay: rejected: {exc}", file=sys.stderr)
-        return 1
+        return rejected(args, exc, exc.index)
     except IllegalActionError as exc:  # a leaver the match cannot take
-        emit(args, {"ok": False, "error": str(exc), "index": None}, f"rejected 不合规: {exc}")
-        print(f"luzi replay: rejected: {exc}", file=sys.stderr)
-        return 1
+        return rejected(args, exc, None)
     out = {
         "ok": True,
         "game": GAME,

@@ -77,7 +77,7 @@ from engine.xiaoluzi.messages import TEXTS
 from engine.xiaoluzi.record import replay_steps
 from engine.xiaoluzi.search import sample_world
 from engine.xiaoluzi.sheet import SHEET_SPEC, match_figures, score_sheet
-from engine.xiaoluzi.table_ui import table_ui
+from engine.xiaoluzi.table_ui import TERMS, UI
 
 __all__ = ["GAME", "XiaoluziGame", "XiaoluziMatchState"]
 
@@ -263,6 +263,9 @@ class XiaoluziGame(GameBase):
     record_type = Record
     options_type = Rules
     bot_types = {"heuristic": HeuristicBot, "random": RandomBot}
+    messages = TEXTS
+    table_terms = TERMS
+    table_draws = UI
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         specs = []
@@ -366,15 +369,6 @@ class XiaoluziGame(GameBase):
         """Whether ``cards`` make one of the seat's legal plays now, and why not in words
         (``view``: its private view of the deal; see :mod:`engine.xiaoluzi.explain`)."""
         return explain_selection(view=view, cards=cards, english=english)
-
-    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
-        """What the table and replay pages show of the game, in Chinese or English
-        (:mod:`engine.table_ui`)."""
-        return table_ui(chinese=chinese)
-
-    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
-        """The game's error codes as people read them: code -> (Chinese, English)."""
-        return TEXTS
 
 
 GAME: Game = XiaoluziGame()

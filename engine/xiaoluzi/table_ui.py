@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.table_ui import SCORE_FACT, describe
+from engine.table_ui import SCORE_FACT
 
-__all__ = ["TERMS", "UI", "table_ui"]
+__all__ = ["TERMS", "UI"]
 
 TERMS: dict[str, Any] = {
     "declarer": ("宣牌", "宣牌"),
@@ -185,8 +185,3 @@ UI: dict[str, Any] = {
     "replayResult": _result(leave=False),
     "resultAfter": _SILVER,
 }
-
-
-def table_ui(*, chinese: bool = True) -> dict[str, Any]:
-    """小路子's table description in Chinese (the default) or English."""
-    return describe(TERMS, UI, chinese=chinese)

@@ -3,7 +3,8 @@
 The page's words are the site's own (``games.tables.views.table_strings``) with the game's ``terms``
 over them; what the page draws of the game (its roles, facts, result words, buttons, pass rule)
 is the rest of the description, served in the page's config as ``ui`` and read by
-``static/games/describe.js``. A game that describes nothing gets ``engine.table_ui.DEFAULTS``.
+``static/games/describe.js``. A game that describes nothing gets ``engine.table_ui.DEFAULTS``
+(``engine.base.GameBase``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import get_language
 
-from engine.table_ui import DEFAULTS
+from engine.game import Game
 
 __all__ = ["game_table_ui", "page_words"]
 
@@ -22,12 +23,9 @@ def _chinese() -> bool:
     return (get_language() or "").startswith("zh")
 
 
-def game_table_ui(game: Any) -> dict[str, Any]:
+def game_table_ui(game: Game) -> dict[str, Any]:
     """``game``'s table description in the request's language (``terms`` included)."""
-    describe = getattr(game, "table_ui", None)
-    if not callable(describe):
-        return {**DEFAULTS, "terms": {}}
-    return dict(describe(chinese=_chinese()))
+    return dict(game.table_ui(chinese=_chinese()))
 
 
 def page_words(site: Mapping[str, Any], terms: Mapping[str, Any]) -> dict[str, Any]:

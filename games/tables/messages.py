@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from engine.errors import EngineError
+from engine.game import Game
 from engine.registry import get_game, registered_keys
 from games.tables.seats import seat_number
 
@@ -97,11 +98,10 @@ class CatalogText:
         return f"CatalogText({self.chinese!r}, {self.english!r})"
 
 
-def game_catalog(game: Any) -> Mapping[str, tuple[str, str]]:
+def game_catalog(game: Game) -> Mapping[str, tuple[str, str]]:
     """The catalog of ``game``'s own codes, code -> (Chinese, English) (``Game.message_catalog``;
     a game that has none: empty, and its codes fall back to the engine's English)."""
-    catalog = getattr(game, "message_catalog", None)
-    return catalog() if callable(catalog) else {}
+    return game.message_catalog()
 
 
 def _catalogs() -> dict[str, CatalogText]:

@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from games.models import Table, TableSeat
 from games.play.services import match_start
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
+from tests.hypothesis_profiles import examples
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
 from tournaments.draw.services import round_create_paired
 from tournaments.events.staff import event_organizer_add
@@ -405,7 +406,7 @@ JSON_VALUES = st.recursive(
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -16,8 +16,9 @@ from engine.daguai.deal import ActionKind, Deal, Rules
 from engine.daguai.match import Match
 from engine.daguai.record import Record, ReplayError, match_records, replay, replay_match
 from engine.daguai.result import DealResult
+from tests.hypothesis_profiles import examples
 
-FAST = settings(max_examples=30, deadline=None)
+FAST = settings(max_examples=examples(30), deadline=None)
 
 #: A deal has 162 cards; each action plays, passes or returns: far fewer than this many.
 MAX_ACTIONS = 2000
@@ -105,7 +106,7 @@ def test_random_deals_keep_every_card_end_sum_to_zero_and_replay(
         raise AssertionError(f"tampered action {i + 1} was accepted")
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=st.integers(0, 2**32), timeouts=st.sampled_from([0.0, 0.02]))
 def test_random_matches_replay_from_their_records(seed: int, timeouts: float) -> None:
     rng = random.Random(seed)

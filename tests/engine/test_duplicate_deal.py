@@ -12,11 +12,12 @@ from engine.cards import pack
 from engine.duplicate import DUPLICATE_GAMES, dealt_deals, first_dealer
 from engine.errors import EngineError
 from engine.registry import get_game
+from tests.hypothesis_profiles import examples
 
 SIZES = {"daguai": (6, 27, 3, 0), "xiaoluzi": (4, 8, None, 0), "shanghai_doudizhu": (4, 25, 2, 8)}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(DUPLICATE_GAMES), st.integers(0, 2**62))
 def test_each_deal_gives_every_seat_its_cards_and_the_pack_once(game: str, seed: int) -> None:
     seats, size, decks, aside = SIZES[game]
@@ -33,7 +34,7 @@ def test_each_deal_gives_every_seat_its_cards_and_the_pack_once(game: str, seed:
             assert sum(cards.values()) == 32 and max(cards.values()) == 1
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.sampled_from(DUPLICATE_GAMES), st.integers(0, 2**62))
 def test_the_first_deal_is_the_one_the_games_match_deals(game: str, seed: int) -> None:
     g = get_game(game)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine.cards import CARDS, Card, Rank, pack, parse_cards
 from engine.daguai import HAND_SIZE, Play, PlayType, classify, legal_plays, parse_level
 from tests.engine.brute import brute_plays, signature
+from tests.hypothesis_profiles import examples
 
 JOKERS = [c for c in CARDS if c.is_joker]
 LEVELS = list(Rank)[:13]
@@ -66,13 +67,13 @@ def check(hand: list[Card], level: Rank, over: Play | None) -> None:
     assert not extra, f"extra {extra}"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(small_hands(), st.sampled_from(LEVELS))
 def test_leading_matches_brute_force(hand, level):
     check(hand, level, None)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(small_hands(), st.sampled_from(LEVELS), st.data())
 def test_following_matches_brute_force(hand, level, data):
     over = data.draw(plays_to_beat(level))
@@ -81,7 +82,7 @@ def test_following_matches_brute_force(hand, level, data):
     check(hand, level, over)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 6), st.sampled_from(LEVELS))
 def test_full_hands_give_only_legal_distinct_plays(seed, jokers, level):
     rng = random.Random(seed)

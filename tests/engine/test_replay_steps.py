@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from engine.errors import EngineError
 from engine.game import Game, MatchState
 from engine.registry import registered_games
+from tests.hypothesis_profiles import examples
 from tests.toygame import GAME as TOY
 
 GAMES: list[Game] = [*registered_games(), TOY]
@@ -134,7 +135,7 @@ def test_a_malformed_first_deal_is_refused(game: Game) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**62))
 def test_no_card_appears_or_vanishes_between_steps(game: Game, seed: int) -> None:
     """At every step, the hands and the cards played so far are the cards dealt: every card is

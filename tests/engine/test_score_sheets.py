@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine.cli import main
 from engine.errors import EngineError
 from engine.registry import get_game
+from tests.hypothesis_profiles import examples
 
 XL = get_game("xiaoluzi")
 DDZ = get_game("shanghai_doudizhu")
@@ -493,7 +494,7 @@ def doudizhu_deals(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(xiaoluzi_deals(), min_size=1, max_size=4), st.integers(1, 5))
 def test_xiaoluzi_every_deal_sums_to_zero(deals: list[dict[str, Any]], base: int) -> None:
     sheet = xl(*deals, base=base, base_silver=base + 1)
@@ -501,7 +502,7 @@ def test_xiaoluzi_every_deal_sums_to_zero(deals: list[dict[str, Any]], base: int
     assert sum(sheet.points) == 0 and sum(sheet.figures[-1]["silver"].values()) == 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(doudizhu_deals(), min_size=1, max_size=4),
     st.sampled_from(["flag", "multiply", "queue"]),
@@ -512,7 +513,7 @@ def test_doudizhu_every_deal_sums_to_zero(deals: list[dict[str, Any]], huangfan:
     assert sum(sheet.figures[-1]["landlord_wins"].values()) <= len(deals)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(SEAT, st.sampled_from(["disconnect", "timeouts", "active"]), st.integers(0, 2))
 def test_doudizhu_an_escape_costs_the_escaper_what_the_others_win(
     seat: int, kind: str, bid: int

@@ -27,9 +27,12 @@ from engine.shanghai_doudizhu.search import sample_world as doudizhu_world
 from engine.xiaoluzi.plays import PACK as XIAOLUZI_PACK
 from engine.xiaoluzi.plays import SEVEN_OF_HEARTS
 from engine.xiaoluzi.search import sample_hands as xiaoluzi_hands
+from tests.hypothesis_profiles import examples
 
 GAMES = [g.key for g in registered_games()]
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def advance(game_key: str, seed: int, steps: int) -> Any:

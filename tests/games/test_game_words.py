@@ -144,7 +144,7 @@ def test_a_game_that_describes_nothing_gets_the_plain_table(
 
 @pytest.mark.parametrize("key", ["daguai", "xiaoluzi", "shanghai_doudizhu"])
 def test_each_game_brings_its_words_in_both_languages(key: str) -> None:
-    game: Any = get_game(key)
+    game = get_game(key)
     catalog = game.message_catalog()
     assert catalog and all(code.split(".")[0] not in ("common", "sheet") for code in catalog)
     chinese, english = game.table_ui(chinese=True), game.table_ui(chinese=False)
@@ -177,7 +177,7 @@ def test_the_replay_page_is_described_by_the_games_package(key: str, note: str) 
     deal = finished_match(key, deals=1).deals.get(number=1)
     html = Client().get(f"/deals/{deal.pk}/replay/").content.decode()
     config, words = _json_script(html, "replay-config"), _json_script(html, "replay-strings")
-    described = get_game(key).table_ui(chinese=True)  # type: ignore[attr-defined]
+    described = get_game(key).table_ui(chinese=True)
     assert config["ui"]["replayResult"] == described["replayResult"]
     assert words["kinds"] == {**described["terms"].get("kinds", {})}
     assert (note in html) if note else ("进贡、还贡之后" not in html)

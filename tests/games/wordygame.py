@@ -9,11 +9,10 @@ tests.games.wordygame``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import EngineError
-from engine.table_ui import SCORE_FACT, describe
+from engine.table_ui import SCORE_FACT
 from tests.toygame import ToyAction, ToyGame
 
 __all__ = ["GAME", "TEXTS", "TERMS", "UI"]
@@ -59,6 +58,9 @@ class WordyGame(ToyGame):
     key: str = "wordy"
     name_zh: str = "词牌"
     name_en: str = "Wordy"
+    messages = TEXTS
+    table_terms = TERMS
+    table_draws = UI
 
     def seat_action(self, seat: int, kind: str, cards: str = "") -> ToyAction:
         if kind != "play":
@@ -69,12 +71,6 @@ class WordyGame(ToyGame):
                 params={"seat": seat, "kind": kind},
             )
         return super().seat_action(seat, kind, cards)
-
-    def message_catalog(self) -> Mapping[str, tuple[str, str]]:
-        return TEXTS
-
-    def table_ui(self, *, chinese: bool = True) -> dict[str, Any]:
-        return describe(TERMS, UI, chinese=chinese)
 
 
 GAME = WordyGame()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from ratings.models import RatedMatch, Rating, RatingChange
 from ratings.services import ratings_rebuild
+from tests.hypothesis_profiles import examples
 from tests.ratings.helpers import GAMES, event_make, match_correct, replay_expected, round_play
 from tournaments.models import Pairing
 from tournaments.rounds import services
@@ -20,7 +21,7 @@ from tournaments.rounds import services
 pytestmark = pytest.mark.django_db
 
 PROPERTY = settings(
-    max_examples=6,
+    max_examples=examples(6),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -19,6 +19,7 @@ from games.play import services as games_services
 from games.tables.access import deal_public, table_viewable
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
 from tests.games.leakcheck import assert_no_leak
+from tests.hypothesis_profiles import examples
 from tests.tournaments.factories import EventFactory, UnitFactory
 from tournaments.draw import services as draw_services
 from tournaments.duplicate.deals import rounds_published
@@ -57,7 +58,7 @@ def test_a_bye_scores_the_average() -> None:
     assert bye_score(0) == DealScore(0.0, 0)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.dictionaries(st.integers(0, 40), st.integers(-60, 60), min_size=1, max_size=30))
 def test_datum_scores_sum_to_zero_and_matchpoints_to_n_n_minus_1(results: dict[int, int]) -> None:
     scores = deal_scores(results)

@@ -18,13 +18,9 @@ from rest_framework.test import APIClient
 
 from games.models import Match, Table
 from games.replay import audit
-from tests.games.factories import PlayerFactory, UserFactory
-from tests.tournaments.factories import EventFactory, UnitFactory
-from tournaments.draw import services as draw_services
-from tournaments.events import entries as events_entries
-from tournaments.events import staff as events_staff
+from tests.sheet_pages import four_players, offline_round
+from tests.tournaments.factories import EventFactory
 from tournaments.models import PlayerTotal, ResultSubmission
-from tournaments.rounds import services as rounds_services
 from tournaments.standings.totals import event_player_standings
 
 pytestmark = pytest.mark.django_db
@@ -104,25 +100,11 @@ BAD: dict[str, list[tuple[dict[str, Any], str]]] = {
 def world(request: Any) -> dict[str, Any]:
     game = request.param
     event = EventFactory(game=game, table_mode=Table.Mode.OFFLINE)
-    unit = UnitFactory()
-    people = PlayerFactory.create_batch(4)
-    for player in people:
-        events_entries.membership_ensure(player=player, unit=unit)
-    events_entries.registration_ensure(event=event, players=people)
-    referee, checker = UserFactory(), UserFactory()
-    events_staff.event_organizer_add(event=event, user=referee)
-    events_staff.event_organizer_add(event=event, user=checker)
-    round_ = draw_services.round_create_paired(event=event, confirm=True)
-    rounds_services.round_start(round=round_)
-    pairing = round_.pairings.get()
+    four_players(event)
+    world = offline_round(event)
+    pairing = world["pairing"]
     assert pairing.team_a_id is None and pairing.table.seat_count == 4
-    return {
-        "game": game,
-        "event": event,
-        "pairing": pairing,
-        "referee": referee,
-        "checker": checker,
-    }
+    return {**world, "game": game}
 
 
 def api(user: Any, language: str = "en") -> APIClient:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.hypothesis_profiles import examples
 from tournaments.draw import teams as pairing
 from tournaments.draw.teams import (
     PairingError,
@@ -311,7 +312,7 @@ def _small_fields(draw_from) -> list[PairingTeam]:
     ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_small_fields())
 def test_swiss_is_optimal_against_brute_force_on_small_fields(teams: list[PairingTeam]) -> None:
     draw = swiss_pair(teams)
@@ -409,7 +410,7 @@ def _fields(draw_from, most: int = 24) -> list[PairingTeam]:
     ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_fields())
 def test_the_quick_paths_of_large_fields_cost_what_the_full_matching_costs(
     teams: list[PairingTeam],
@@ -435,7 +436,7 @@ def test_the_quick_paths_of_large_fields_cost_what_the_full_matching_costs(
         assert _cost(teams, quick) == _cost(teams, full)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_fields(most=10))
 def test_small_stretches_tried_every_way_match_the_graph_matching(
     teams: list[PairingTeam],

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.hypothesis_profiles import examples
 from tournaments.draw import players as pairing_individual
 from tournaments.draw.players import (
     EXACT_MAX_PLAYERS,
@@ -247,7 +248,7 @@ def _small_fields(draw_from) -> tuple[list[PairingPlayer], Fill]:
     return players, fill
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(_small_fields())
 def test_small_fields_have_the_least_conflicts_of_any_seating(field) -> None:
     players, fill = field

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine.cards import Card, pack, parse_cards
 from engine.shanghai_doudizhu.legal import legal_plays, report_sets
 from engine.shanghai_doudizhu.plays import Play, classify
+from tests.hypothesis_profiles import examples
 
 _PACK = pack(2)
 
@@ -56,7 +57,7 @@ def small_hands(draw: st.DrawFn) -> list[Card]:
     return [pool[i] for i in indexes]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(small_hands(), small_hands(), st.booleans(), st.booleans())
 def test_generator_equals_brute_force_oracle(
     hand: list[Card], other: list[Card], follow: bool, bombs: bool
@@ -70,7 +71,7 @@ def test_generator_equals_brute_force_oracle(
     assert set(generated) == oracle(hand, over, bombs)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(small_hands(), st.booleans())
 def test_generator_with_declared_sets_equals_oracle(hand: list[Card], follow: bool) -> None:
     hand = hand + parse_cards("SJ SJ BJ BJ") if not any(c.is_joker for c in hand) else hand

@@ -24,6 +24,7 @@ from engine.shanghai_doudizhu.record import (
 )
 from engine.shanghai_doudizhu.result import EscapeKind, Outcome
 from engine.shanghai_doudizhu.rules import FirstBidder, Huangfan, Rules
+from tests.hypothesis_profiles import examples
 
 
 def all_pass(match: Match) -> None:
@@ -190,7 +191,7 @@ def test_heuristic_bot_bids_declares_report_and_keeps_bombs() -> None:
     assert not any(c.rank == 7 or c.is_joker for c in lead.cards)  # bombs are kept
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 10**6), st.booleans())
 def test_settled_deals_sum_to_zero_and_replay_exactly(seed: int, random_bots: bool) -> None:
     deal = Deal(seed=seed)
@@ -204,7 +205,7 @@ def test_settled_deals_sum_to_zero_and_replay_exactly(seed: int, random_bots: bo
     assert again.result == deal.result and again.actions == deal.actions
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 10**6), st.lists(st.integers(0, 3), max_size=6))
 def test_deals_with_timeouts_and_escapes_replay(seed: int, interrupts: list[int]) -> None:
     deal = Deal(seed=seed)

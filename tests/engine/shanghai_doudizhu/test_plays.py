@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine.cards import pack, parse_cards
 from engine.errors import InvalidPlayError
 from engine.shanghai_doudizhu.plays import Play, PlayType, classify, power
+from tests.hypothesis_profiles import examples
 
 
 def kind(text: str) -> tuple[str, str | None, int] | None:
@@ -157,7 +158,7 @@ def test_parse_round_trip_and_error() -> None:
         Play.parse("SJ BJ")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(0, 107), min_size=1, max_size=12, unique=True), st.randoms())
 def test_classification_does_not_depend_on_order(indexes: list[int], rnd: random.Random) -> None:
     cards = [pack(2)[i] for i in indexes]

@@ -24,6 +24,7 @@ from engine.shanghai_doudizhu.legal import report_sets
 from engine.shanghai_doudizhu.match import Match
 from engine.shanghai_doudizhu.record import Record, replay, replay_match
 from engine.shanghai_doudizhu.rules import RULES_VERSION, RULES_VERSION_1
+from tests.hypothesis_profiles import examples
 
 JOKERS = (Card.parse("SJ"), Card.parse("SJ"), Card.parse("BJ"), Card.parse("BJ"))
 
@@ -107,7 +108,7 @@ def _watched(deal: Deal, landlord: int) -> dict[str, object]:
     return seen
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), head=st.booleans())
 def test_the_report_point_looks_the_same_with_and_without_a_set(seed: int, head: bool) -> None:
     dealt = Deal(seed=seed)

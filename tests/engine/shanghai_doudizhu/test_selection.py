@@ -20,6 +20,7 @@ from engine.shanghai_doudizhu.bots import RandomBot
 from engine.shanghai_doudizhu.deal import Deal, Phase
 from engine.shanghai_doudizhu.record import Record, replay
 from tests.engine.shanghai_doudizhu.helpers import rig
+from tests.hypothesis_profiles import examples
 
 GAME = get_game("shanghai_doudizhu")
 FIVE_TWOS = "2S 2H 2D 2D 2C"
@@ -54,7 +55,7 @@ def verdict(deal: Deal, seat: int, cards: list[Card]) -> Any:
     return GAME.explain_selection(view=deal.private_view(seat), cards=format_cards(cards))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), moves=st.integers(0, 40), data=st.data())
 def test_any_copies_whose_ranks_make_a_legal_play_are_accepted(
     seed: int, moves: int, data: st.DataObject
@@ -87,7 +88,7 @@ def test_any_copies_whose_ranks_make_a_legal_play_are_accepted(
     assert [Counter(h) for h in again.hands] == [Counter(h) for h in deal.hands]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), moves=st.integers(0, 40), data=st.data())
 def test_the_check_accepts_exactly_what_the_rules_allow(
     seed: int, moves: int, data: st.DataObject

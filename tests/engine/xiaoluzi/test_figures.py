@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine.registry import get_game
 from engine.xiaoluzi import Mode, deal_result, declaration_made, escape_result, slam_winners
 from engine.xiaoluzi.result import leave_result
+from tests.hypothesis_profiles import examples
 
 XL = get_game("xiaoluzi")
 KEYS = ("silver", "declared_won", "slams")
@@ -108,7 +109,7 @@ def sheet_deal(info: Any) -> dict[str, Any]:
     return {**deal, "played": r["played"]}
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     bots=st.lists(st.sampled_from(["random", "heuristic"]), min_size=4, max_size=4),

@@ -19,6 +19,7 @@ from engine.xiaoluzi.plays import (
     parse_hand,
     sort_cards,
 )
+from tests.hypothesis_profiles import examples
 
 
 def play(text: str, **options: bool) -> Play:
@@ -213,7 +214,7 @@ def test_legal_plays_example():
     assert legal_plays(parse_cards("AS"), play("BJ")) == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hand=st.lists(st.sampled_from(PACK), min_size=0, max_size=9, unique=True), data=st.data())
 def test_the_generator_equals_the_brute_force_oracle(hand, data):
     joker_sevens = data.draw(st.booleans())

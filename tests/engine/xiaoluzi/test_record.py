@@ -25,8 +25,9 @@ from engine.xiaoluzi.record import (
     replay_match,
 )
 from engine.xiaoluzi.result import DealResult, EscapeResult, Mode
+from tests.hypothesis_profiles import examples
 
-FAST = settings(max_examples=40, deadline=None)
+FAST = settings(max_examples=examples(40), deadline=None)
 
 rules_strategy = st.builds(
     Rules,

@@ -29,6 +29,7 @@ from engine.xiaoluzi.record import (
     replay,
     replay_match,
 )
+from tests.hypothesis_profiles import examples
 
 HAND_MADE = [
     "7H 8S 8H 9S 10S JS QS KS",
@@ -205,7 +206,7 @@ def test_records_a_match_records_left_is_a_seat_0_3_not_a_float(
 # -- checked and right: "A trick" and "Who leads" against an oracle written from the contract
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), timeouts=st.integers(0, 20))
 def test_a_trick_every_turn_and_every_trick_end_follow_the_contract(seed: int, timeouts: int):
     """In play order the next active player still holding cards acts; a trick ends exactly when

@@ -18,6 +18,7 @@ from engine.registry import get_game
 from engine.xiaoluzi.actions import Action, Rules
 from engine.xiaoluzi.bots import RandomBot
 from engine.xiaoluzi.deal import Deal, Phase
+from tests.hypothesis_profiles import examples
 
 GAME = get_game("xiaoluzi")
 HANDS = [
@@ -45,7 +46,7 @@ def to_play(seed: int, moves: int) -> Deal:
     return deal
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(seed=st.integers(0, 10**6), moves=st.integers(0, 12), data=st.data())
 def test_the_check_says_yes_exactly_when_the_deal_takes_the_play(
     seed: int, moves: int, data: st.DataObject
