@@ -7,6 +7,7 @@ from tournaments.duplicate import views as duplicate_views
 from tournaments.events import apis as events_apis
 from tournaments.knockout import apis as knockout_apis
 from tournaments.results import apis as results_apis
+from tournaments.results import pages as results_pages
 from tournaments.results import deals_api
 from tournaments.rounds import apis as rounds_apis
 from tournaments.standings import apis as standings_apis
@@ -75,6 +76,7 @@ urlpatterns = [
         rounds_apis.RoundActionApi.as_view(action="complete"),
         name="round-complete",
     ),
+    path("tables/<id:pk>/sheet/", results_pages.TableSheetApi.as_view(), name="table-sheet"),
     path("tables/<id:pk>/results/", results_apis.PairingResultsApi.as_view(), name="table-results"),
     path(
         "results/<id:pk>/confirm/",

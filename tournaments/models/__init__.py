@@ -5,7 +5,8 @@ rest of the site imports models from here):
 * :mod:`~tournaments.models.rounds`: rounds, their tables (pairings), entries and log;
 * :mod:`~tournaments.models.results`: tallies, running totals, offline results;
 * :mod:`~tournaments.models.knockout`: the knockout stage;
-* :mod:`~tournaments.models.staff`: an event's referees.
+* :mod:`~tournaments.models.staff`: an event's referees;
+* :mod:`~tournaments.models.sheets`: deals entered at the table by its players.
 """
 
 from tournaments.models.events import (
@@ -35,6 +36,7 @@ from tournaments.models.results import (
     TallyStatus,
 )
 from tournaments.models.rounds import Pairing, Round, RoundAction, RoundEntry, RoundLog, RoundStatus
+from tournaments.models.sheets import SheetDeal, SheetDealStatus
 from tournaments.models.staff import EventReferee
 
 __all__ = [
@@ -60,6 +62,8 @@ __all__ = [
     "RoundEntry",
     "RoundLog",
     "RoundStatus",
+    "SheetDeal",
+    "SheetDealStatus",
     "TallyStatus",
     "Team",
     "TeamMember",
