@@ -352,3 +352,33 @@ def test_the_service_worker_and_the_manifest() -> None:
     assert "javascript" in sw["Content-Type"] and b"caches" in sw.content
     manifest = Client().get("/manifest.webmanifest")
     assert manifest.status_code == 200 and manifest.json()["display"] == "standalone"
+
+
+def test_the_printed_sheet_and_the_players_page_lead_to_the_score_page() -> None:
+    h = hall("xiaoluzi")
+    link = f"/tables/{h.pairing.table_id}/sheet/"
+    sheet = _client(h.organizer).get(
+        f"/events/{h.event.pk}/manage/tables/{h.pairing.pk}/sheet/"
+    ).content.decode()
+    assert link in sheet and "<svg" in sheet  # the QR code of the score page
+    sheets = _client(h.organizer).get(
+        f"/events/{h.event.pk}/manage/rounds/{h.pairing.round.number}/sheets/"
+    ).content.decode()
+    assert link in sheets and f"/tables/{h.other.table_id}/sheet/" in sheets
+    me = _client(h.users[0]).get("/accounts/me/").content.decode()
+    assert 'id="current-sheet"' in me and link in me
+
+
+def test_the_dashboard_counts_the_deals_of_each_table() -> None:
+    h = hall("shanghai_doudizhu", deals=3)
+    me, them = h.access(h.users[0]), h.access(h.opponent(0))
+    table_sheet.deal_enter(access=me, number=1, deal=deal_of("shanghai_doudizhu"), first_dealer=0)
+    table_sheet.deal_confirm(access=them, number=1)
+    table_sheet.deal_enter(access=me, number=2, deal=other_deal("shanghai_doudizhu"))
+    client = _client(h.organizer)
+    client.cookies["django_language"] = "en"
+    dashboard = client.get(f"/events/{h.event.pk}/manage/").content.decode()
+    assert f"Table {h.pairing.number}</a>: deal 2 of 3 entered, 1 confirmed" in dashboard
+    table_sheet.deal_dispute(access=them, number=2)
+    dashboard = client.get(f"/events/{h.event.pk}/manage/").content.decode()
+    assert "disputed: a referee is called" in dashboard

@@ -30,6 +30,7 @@ from tournaments.models import (
     Round,
     RoundLog,
 )
+from tournaments.results.table_sheet import TableProgress, tables_progress
 from tournaments.rounds import services as rounds_services
 from tournaments.rounds.log import log_detail
 from tournaments.rounds.selectors import round_byes, round_tables
@@ -99,6 +100,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "broker_down": broker is not None and not broker.ok,
             "team_count": event.teams.count(),
             "is_organizer": True,
+            "sheet_progress": _sheet_progress(tables),
             **(_individual_context(event, current, tables) if event.is_individual else {}),
         },
     )
@@ -306,3 +308,12 @@ def _seat_rows(event: Event, tables: list[Pairing]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _sheet_progress(tables: list[Pairing]) -> list[tuple[Pairing, TableProgress]]:
+    """The offline tables its players score on their phones, with their progress (a disputed
+    table first: it waits for a referee)."""
+    offline = [p for p in tables if p.table.mode == "offline"]
+    progress = tables_progress(offline)
+    rows = [(p, progress[p.pk]) for p in offline if p.pk in progress]
+    return sorted(rows, key=lambda row: (not row[1].disputed, row[0].number))
