@@ -7,8 +7,8 @@ from tournaments.duplicate import views as duplicate_views
 from tournaments.events import apis as events_apis
 from tournaments.knockout import apis as knockout_apis
 from tournaments.results import apis as results_apis
-from tournaments.results import pages as results_pages
 from tournaments.results import deals_api
+from tournaments.results import pages as results_pages
 from tournaments.rounds import apis as rounds_apis
 from tournaments.standings import apis as standings_apis
 

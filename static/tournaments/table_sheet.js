@@ -71,7 +71,7 @@
     );
   };
   const describe = (entry) => {
-    const picks = Object.entries(entry.fields || {})
+    const picks = Object.entries(entry.picks || {})
       .filter(([, value]) => value !== "")
       .map(([key, value]) => {
         const input = form.querySelector(`[name="${key}"][value="${CSS.escape(String(value))}"]`);
@@ -153,7 +153,8 @@
     const waiting = read(outboxKey, []).filter((e) => e.action === "enter").map((e) => e.number);
     const base = state.next === null ? null : state.next;
     if (base === null) return null;
-    return Math.max(base, ...waiting.map((n) => n + 1));
+    const next = Math.max(base, ...waiting.map((n) => n + 1));
+    return next > state.limit ? null : next;
   };
   const renderForm = () => {
     const next = nextNumber();
@@ -249,13 +250,13 @@
     const fields = {};
     for (const [key, value] of new FormData(form).entries()) {
       if (key === "first_dealer" && number !== 1) continue;
-      fields[key.replace(/^d1_/, "d1_")] = String(value);
+      fields[key] = String(value);
     }
     if (!Object.entries(fields).some(([key, value]) => key !== "first_dealer" && value !== "")) {
       notice(words.pick, "refused");
       return;
     }
-    queue({ action: "enter", number, fields });
+    queue({ action: "enter", number, picks: fields });
     form.reset();
   });
 

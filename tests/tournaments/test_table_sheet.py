@@ -174,7 +174,9 @@ def test_a_resend_with_the_same_client_id_records_the_deal_once(game: str) -> No
 
 def test_the_second_phone_hears_what_the_first_entered(game: str) -> None:
     h = hall(game, deals=2)
-    table_sheet.deal_enter(access=h.access(h.users[0]), number=1, deal=deal_of(game), first_dealer=0)
+    table_sheet.deal_enter(
+        access=h.access(h.users[0]), number=1, deal=deal_of(game), first_dealer=0
+    )
     name = h.pairing.table.seats.get(seat=0).player.name
     with pytest.raises(ConflictError) as refused:
         table_sheet.deal_enter(
@@ -188,7 +190,9 @@ def test_the_second_phone_hears_what_the_first_entered(game: str) -> None:
 
 def test_who_may_confirm(game: str) -> None:
     h = hall(game, deals=2)
-    table_sheet.deal_enter(access=h.access(h.users[0]), number=1, deal=deal_of(game), first_dealer=0)
+    table_sheet.deal_enter(
+        access=h.access(h.users[0]), number=1, deal=deal_of(game), first_dealer=0
+    )
     with pytest.raises(NotAllowedError):  # not by whoever entered it
         table_sheet.deal_confirm(access=h.access(h.users[0]), number=1)
     if game == "daguai":  # nor by a teammate
@@ -203,7 +207,9 @@ def test_who_may_confirm(game: str) -> None:
 
 def test_a_dispute_flags_the_table_and_the_referee_settles_it(game: str) -> None:
     h = hall(game)
-    table_sheet.deal_enter(access=h.access(h.users[0]), number=1, deal=deal_of(game), first_dealer=0)
+    table_sheet.deal_enter(
+        access=h.access(h.users[0]), number=1, deal=deal_of(game), first_dealer=0
+    )
     table_sheet.deal_dispute(access=h.access(h.opponent(0)), number=1, reason="错了")
     assert table_sheet.tables_progress([h.pairing])[h.pairing.pk].disputed
     with pytest.raises(ConflictError):  # the players wait for the referee
@@ -236,9 +242,7 @@ def test_the_organizer_keeps_the_dashboard_entry(game: str) -> None:
     from tournaments.results.services import result_confirm, result_submit
 
     h = hall(game)
-    sub = result_submit(
-        pairing=h.pairing, user=h.organizer, first_dealer=0, deals=[deal_of(game)]
-    )
+    sub = result_submit(pairing=h.pairing, user=h.organizer, first_dealer=0, deals=[deal_of(game)])
     result_confirm(submission=sub, user=h.referee)
     with pytest.raises(ConflictError):
         table_sheet.deal_enter(
@@ -269,7 +273,9 @@ def test_who_reaches_the_page_and_the_api(game: str) -> None:
         assert _client(user).get(page).status_code == 403
         assert _client(user).get(api).status_code == 403
         posted = _client(user).post(
-            api, {"action": "enter", "number": 1, "deal": deal_of(game)}, content_type="application/json"
+            api,
+            {"action": "enter", "number": 1, "deal": deal_of(game)},
+            content_type="application/json",
         )
         assert posted.status_code == 403
     assert _client(None).get(page).status_code == 302  # to the login page, then back
@@ -325,19 +331,21 @@ def test_the_form_picks_are_read_as_the_referee_form_reads_them() -> None:
     api = f"/api/v1/tables/{h.pairing.table_id}/sheet/"
     fields = {"first_dealer": "0", "d1_1": "0", "d1_2": "2", "d1_3": "4", "d1_escape": ""}
     answer = _client(h.users[1]).post(
-        api, {"action": "enter", "number": 1, "fields": fields}, content_type="application/json"
+        api, {"action": "enter", "number": 1, "picks": fields}, content_type="application/json"
     )
     assert answer.status_code == 201, answer.content
     assert SheetDeal.objects.get().deal == {"finish": [0, 2, 4]}
     missing = _client(h.users[1]).post(
-        api, {"action": "enter", "number": 1, "fields": {}}, content_type="application/json"
+        api, {"action": "enter", "number": 1, "picks": {}}, content_type="application/json"
     )
     assert missing.status_code in (400, 409)
 
 
 def test_the_page_shows_names_to_tap_and_the_dashboard_the_progress() -> None:
     h = hall("daguai", deals=2)
-    table_sheet.deal_enter(access=h.access(h.users[0]), number=1, deal=deal_of("daguai"), first_dealer=0)
+    table_sheet.deal_enter(
+        access=h.access(h.users[0]), number=1, deal=deal_of("daguai"), first_dealer=0
+    )
     page = _client(h.users[1]).get(f"/tables/{h.pairing.table_id}/sheet/").content.decode()
     for s in h.pairing.table.seats.select_related("player"):
         assert s.player.name in page
@@ -357,13 +365,17 @@ def test_the_service_worker_and_the_manifest() -> None:
 def test_the_printed_sheet_and_the_players_page_lead_to_the_score_page() -> None:
     h = hall("xiaoluzi")
     link = f"/tables/{h.pairing.table_id}/sheet/"
-    sheet = _client(h.organizer).get(
-        f"/events/{h.event.pk}/manage/tables/{h.pairing.pk}/sheet/"
-    ).content.decode()
+    sheet = (
+        _client(h.organizer)
+        .get(f"/events/{h.event.pk}/manage/tables/{h.pairing.pk}/sheet/")
+        .content.decode()
+    )
     assert link in sheet and "<svg" in sheet  # the QR code of the score page
-    sheets = _client(h.organizer).get(
-        f"/events/{h.event.pk}/manage/rounds/{h.pairing.round.number}/sheets/"
-    ).content.decode()
+    sheets = (
+        _client(h.organizer)
+        .get(f"/events/{h.event.pk}/manage/rounds/{h.pairing.round.number}/sheets/")
+        .content.decode()
+    )
     assert link in sheets and f"/tables/{h.other.table_id}/sheet/" in sheets
     me = _client(h.users[0]).get("/accounts/me/").content.decode()
     assert 'id="current-sheet"' in me and link in me

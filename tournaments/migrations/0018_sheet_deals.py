@@ -6,35 +6,118 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0017_round_deal_seed_drawn'),
+        ("tournaments", "0017_round_deal_seed_drawn"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SheetDeal',
+            name="SheetDeal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='deal')),
-                ('version', models.PositiveSmallIntegerField(verbose_name='version')),
-                ('first_dealer', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='first dealer seat')),
-                ('deal', models.JSONField(default=dict, verbose_name='deal')),
-                ('status', models.CharField(choices=[('pending', 'waiting for another side'), ('confirmed', 'confirmed'), ('disputed', 'disputed: a referee is called'), ('superseded', 'superseded by a later version')], default='pending', max_length=10, verbose_name='status')),
-                ('client_id', models.UUIDField(blank=True, null=True, unique=True, verbose_name='client id')),
-                ('entered_at', models.DateTimeField(auto_now_add=True, verbose_name='entered at')),
-                ('reviewed_at', models.DateTimeField(blank=True, null=True, verbose_name='reviewed at')),
-                ('note', models.CharField(blank=True, max_length=500, verbose_name='note')),
-                ('entered_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='entered by')),
-                ('pairing', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sheet_deals', to='tournaments.pairing', verbose_name='pairing')),
-                ('reviewed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='reviewed by')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="deal")),
+                ("version", models.PositiveSmallIntegerField(verbose_name="version")),
+                (
+                    "first_dealer",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="first dealer seat"
+                    ),
+                ),
+                ("deal", models.JSONField(default=dict, verbose_name="deal")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "waiting for another side"),
+                            ("confirmed", "confirmed"),
+                            ("disputed", "disputed: a referee is called"),
+                            ("superseded", "superseded by a later version"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "client_id",
+                    models.UUIDField(blank=True, null=True, unique=True, verbose_name="client id"),
+                ),
+                ("entered_at", models.DateTimeField(auto_now_add=True, verbose_name="entered at")),
+                (
+                    "reviewed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="reviewed at"),
+                ),
+                ("note", models.CharField(blank=True, max_length=500, verbose_name="note")),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="entered by",
+                    ),
+                ),
+                (
+                    "pairing",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sheet_deals",
+                        to="tournaments.pairing",
+                        verbose_name="pairing",
+                    ),
+                ),
+                (
+                    "reviewed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="reviewed by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'deal entered at the table',
-                'verbose_name_plural': 'deals entered at the table',
-                'ordering': ['pairing', 'number', 'version'],
-                'constraints': [models.UniqueConstraint(fields=('pairing', 'number', 'version'), name='sheet_deal_version_unique'), models.UniqueConstraint(condition=models.Q(('status', 'superseded'), _negated=True), fields=('pairing', 'number'), name='sheet_deal_one_current'), models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='sheet_deal_number_min_1'), models.CheckConstraint(condition=models.Q(('version__gte', 1)), name='sheet_deal_version_min_1'), models.CheckConstraint(condition=models.Q(('status__in', ['pending', 'confirmed', 'disputed', 'superseded'])), name='sheet_deal_status_valid'), models.CheckConstraint(condition=models.Q(('reviewed_by__isnull', True), models.Q(('reviewed_by', models.F('entered_by')), _negated=True), _connector='OR'), name='sheet_deal_reviewer_is_not_enterer')],
+                "verbose_name": "deal entered at the table",
+                "verbose_name_plural": "deals entered at the table",
+                "ordering": ["pairing", "number", "version"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("pairing", "number", "version"), name="sheet_deal_version_unique"
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("status", "superseded"), _negated=True),
+                        fields=("pairing", "number"),
+                        name="sheet_deal_one_current",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("number__gte", 1)), name="sheet_deal_number_min_1"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("version__gte", 1)), name="sheet_deal_version_min_1"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("status__in", ["pending", "confirmed", "disputed", "superseded"])
+                        ),
+                        name="sheet_deal_status_valid",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("reviewed_by__isnull", True),
+                            models.Q(("reviewed_by", models.F("entered_by")), _negated=True),
+                            _connector="OR",
+                        ),
+                        name="sheet_deal_reviewer_is_not_enterer",
+                    ),
+                ],
             },
         ),
     ]

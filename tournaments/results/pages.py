@@ -128,16 +128,18 @@ class SheetInput(serializers.Serializer):
     number = serializers.IntegerField(min_value=1, max_value=99)
     client_id = serializers.UUIDField(required=False, allow_null=True)
     #: the form's picks (``d1_<field>``, ``first_dealer``), or the game's own deal
-    fields = serializers.DictField(required=False)
+    picks = serializers.DictField(required=False)
     deal = serializers.DictField(required=False)
-    first_dealer = serializers.IntegerField(min_value=0, max_value=5, required=False, allow_null=True)
+    first_dealer = serializers.IntegerField(
+        min_value=0, max_value=5, required=False, allow_null=True
+    )
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True)
 
 
 def _posted_deal(access: services.SheetAccess, data: dict[str, Any]) -> tuple[int | None, Any]:
     if data.get("deal"):
         return data.get("first_dealer"), data["deal"]
-    fields = {str(k): v for k, v in (data.get("fields") or {}).items()}
+    fields = {str(k): v for k, v in (data.get("picks") or {}).items()}
     game = access.game
     spec = sheets.spec_of(game)
     people = sheet_form.seat_people(access.pairing, game)
@@ -155,11 +157,11 @@ def _posted_deal(access: services.SheetAccess, data: dict[str, Any]) -> tuple[in
 
 
 class TableSheetApi(APIView):
-    """A table's score sheet: GET its state; POST ``enter`` (a deal, with the phone's UUID:
-    a resend returns the version already recorded, 200 instead of 201), ``confirm`` or
-    ``dispute`` a deal. 403 for anyone not seated at the table nor its event's staff; 404 for
-    no offline table of an event; 409 when the deal was entered by someone else first (with what
-    they entered)."""
+    """A table's score sheet: GET its state; POST ``enter`` (a deal: the form's ``picks`` or
+    the game's ``deal``, with the phone's UUID: a resend returns the version already recorded,
+    200 instead of 201), ``confirm`` or ``dispute`` a deal. 403 for anyone not seated at the
+    table nor its event's staff; 404 for no offline table of an event; 409 when the deal was
+    entered by someone else first (with what they entered)."""
 
     def _access(self, request: Request, pk: int) -> services.SheetAccess:
         pairing = services.sheet_pairing(pk)
@@ -190,7 +192,10 @@ class TableSheetApi(APIView):
         else:
             row = services.deal_dispute(access=access, number=number, reason=data.get("reason", ""))
         access = services.sheet_access(services.sheet_pairing(pk) or access.pairing, request.user)
-        body = {"deal": services.deal_json(access.pairing, row), "state": services.sheet_state(access)}
+        body = {
+            "deal": services.deal_json(access.pairing, row),
+            "state": services.sheet_state(access),
+        }
         return Response(body, status=status)
 
 

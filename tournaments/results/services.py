@@ -254,9 +254,11 @@ def result_record_confirmed(
     """Record a sheet whose every deal the table's players entered and another side confirmed
     (tournaments.results.table_sheet): a confirmed version, recorded as :func:`result_confirm`
     records one (games records the match, the standings follow). Raises ApplicationError."""
-    pairing = Pairing.objects.select_for_update(of=("self",)).select_related(
-        "round__event", "table", "team_a", "team_b"
-    ).get(pk=pairing.pk)
+    pairing = (
+        Pairing.objects.select_for_update(of=("self",))
+        .select_related("round__event", "table", "team_a", "team_b")
+        .get(pk=pairing.pk)
+    )
     sheet = _sheet(pairing, first_dealer, deals)
     _record(pairing, sheet)
     pairing.results.filter(

@@ -79,7 +79,9 @@ def sheet_access(pairing: Pairing, user: Any) -> SheetAccess:
     event = pairing.round.event
     staff = event_is_organizer(event=event, user=user) or event_is_referee(event=event, user=user)
     seats = tuple(
-        pairing.table.seats.filter(player__user=user).order_by("seat").values_list("seat", flat=True)
+        pairing.table.seats.filter(player__user=user)
+        .order_by("seat")
+        .values_list("seat", flat=True)
     )
     if not staff and not seats:
         raise NotAllowedError(_("Only the players seated at this table score it."))
@@ -94,9 +96,7 @@ def _sides(access_game: Game, pairing: Pairing, seats: Iterable[int]) -> set[str
 
 
 def _user_seats(pairing: Pairing, user_id: int) -> list[int]:
-    return list(
-        pairing.table.seats.filter(player__user_id=user_id).values_list("seat", flat=True)
-    )
+    return list(pairing.table.seats.filter(player__user_id=user_id).values_list("seat", flat=True))
 
 
 def current_deals(pairing: Pairing) -> list[SheetDeal]:
@@ -134,7 +134,9 @@ def _score(pairing: Pairing, first_dealer: int | None, deals: list[dict[str, Any
     )
 
 
-def sheet_preview(pairing: Pairing, rows: Sequence[SheetDeal]) -> ResultPreview | SeatsPreview | None:
+def sheet_preview(
+    pairing: Pairing, rows: Sequence[SheetDeal]
+) -> ResultPreview | SeatsPreview | None:
     """The preview (in the game's words, with names) of the deals so far, or None when the
     engine refuses them (a correction that later deals no longer fit)."""
     if not rows:
@@ -160,8 +162,8 @@ def _recorded(pairing: Pairing) -> bool:
 
 
 def _open(access: SheetAccess, pairing: Pairing) -> None:
-    allowed = (Round.Status.RUNNING, Round.Status.COMPLETED) if access.staff else (
-        Round.Status.RUNNING,
+    allowed = (
+        (Round.Status.RUNNING, Round.Status.COMPLETED) if access.staff else (Round.Status.RUNNING,)
     )
     if pairing.round.status not in allowed:
         raise ConflictError(
@@ -218,9 +220,7 @@ def deal_enter(
     rows = current_deals(pairing)
     limit = form_rows(spec, table_deals(pairing.pk, pairing.round.event.deals_per_match))
     if not 1 <= number <= min(len(rows) + 1, limit):
-        raise ApplicationError(
-            _("Enter deal %(next)d next.") % {"next": min(len(rows) + 1, limit)}
-        )
+        raise ApplicationError(_("Enter deal %(next)d next.") % {"next": min(len(rows) + 1, limit)})
     existing = rows[number - 1] if number <= len(rows) else None
     if existing is not None and not access.staff and existing.status != Status.DISPUTED:
         who = _person(pairing, existing.entered_by)
@@ -239,9 +239,7 @@ def deal_enter(
     before = rows[: number - 1]
     earlier = sheet_preview(pairing, before)
     if earlier is not None and earlier.finished and existing is None:
-        raise ApplicationError(
-            _("The match ended with deal %(deal)d.") % {"deal": len(before)}
-        )
+        raise ApplicationError(_("The match ended with deal %(deal)d.") % {"deal": len(before)})
     first = first_dealer if number == 1 else _sheet_of(before)[0]
     _score(pairing, first, [*_sheet_of(before)[1], deal])  # the engine checks it, or refuses
     if existing is not None:
@@ -299,7 +297,9 @@ def deal_confirm(*, access: SheetAccess, number: int) -> SheetDeal:
     if row.status == Status.CONFIRMED:
         return row  # a resend: confirmed already
     if row.status == Status.DISPUTED and not access.staff:
-        raise ConflictError(_("Deal %(deal)d is disputed: a referee settles it.") % {"deal": number})
+        raise ConflictError(
+            _("Deal %(deal)d is disputed: a referee settles it.") % {"deal": number}
+        )
     _may_review(access, pairing, row)
     row.status = Status.CONFIRMED
     row.reviewed_by = access.user
@@ -441,6 +441,7 @@ def sheet_state(access: SheetAccess) -> dict[str, Any]:
         "deals": deals,
         "history": history,
         "expected": expected,
+        "limit": form_rows(spec, expected),
         "next": None if finished or recorded else len(rows) + 1,
         "first_dealer_needed": not rows,
         "first_dealer_required": spec.first_dealer_required,
