@@ -205,13 +205,13 @@ def deal_enter(
     entered by someone else is a ConflictError saying what they entered (staff correct it: their
     version replaces it, as a player's does a disputed one)."""
     client = _client_id(client_id)
+    pairing = _locked(access.pairing)  # two phones at once: the second waits, then sees the first
     if client is not None:
         known = SheetDeal.objects.filter(client_id=client).first()
         if known is not None:
-            if known.pairing_id != access.pairing.pk or known.number != number:
+            if known.pairing_id != pairing.pk or known.number != number:
                 raise ConflictError(_("This entry's id was already used for another deal."))
             return known, False
-    pairing = _locked(access.pairing)
     _open(access, pairing)
     if not isinstance(deal, dict) or not deal:
         raise ApplicationError(_("Pick what happened in the deal."))

@@ -310,10 +310,12 @@ def _seat_rows(event: Event, tables: list[Pairing]) -> list[dict[str, Any]]:
     return rows
 
 
-def _sheet_progress(tables: list[Pairing]) -> list[tuple[Pairing, TableProgress]]:
+def _sheet_progress(tables: list[Pairing]) -> list[tuple[Pairing, TableProgress]] | None:
     """The offline tables its players score on their phones, with their progress (a disputed
-    table first: it waits for a referee)."""
+    table first: it waits for a referee); None for a round without offline tables."""
     offline = [p for p in tables if p.table.mode == "offline"]
+    if not offline:
+        return None
     progress = tables_progress(offline)
     rows = [(p, progress[p.pk]) for p in offline if p.pk in progress]
     return sorted(rows, key=lambda row: (not row[1].disputed, row[0].number))
