@@ -81,6 +81,14 @@
       });
     return picks.join(" · ");
   };
+  // A deal as the engine scored it, in words: what happened, who went out in which order, and
+  // who scored what (names, never seat numbers).
+  const spoken = (deal) => {
+    const parts = [deal.what || ""];
+    if (deal.finish && deal.finish.length) parts.push(deal.finish.map((n, i) => `${i + 1}. ${n}`).join(" "));
+    if (deal.scored && deal.scored.length) parts.push(deal.scored.join(", "));
+    return parts.filter(Boolean).join(" · ");
+  };
   const renderOutbox = () => {
     const outbox = read(outboxKey, []);
     const section = document.getElementById("outbox");
@@ -106,10 +114,7 @@
           item.dataset.number = deal.number;
           item.append(element("strong", "", fill(words.deal, { deal: deal.number })));
           item.append(element("span", "tag", deal.status_text));
-          item.append(element("p", "what", deal.what || ""));
-          if (deal.points && deal.points.length) {
-            item.append(element("p", "points meta", deal.points.join(" : ")));
-          }
+          item.append(element("p", "what", spoken(deal)));
           let who = fill(words.entered_by, { who: deal.entered_by });
           if (deal.reviewed_by) who += ` · ${deal.status_text} ${fill(words.reviewed_by, { who: deal.reviewed_by })}`;
           if (deal.note) who += ` · ${deal.note}`;
@@ -244,20 +249,52 @@
     flush();
   };
 
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
+  // --- The game's preview in words while the players tap (online only; it writes nothing) ----
+  let previewTimer = 0;
+  const picked = () => {
     const number = Number(form.dataset.number);
     const fields = {};
     for (const [key, value] of new FormData(form).entries()) {
       if (key === "first_dealer" && number !== 1) continue;
       fields[key] = String(value);
     }
+    return { number, fields };
+  };
+  const preview = async () => {
+    const box = document.getElementById("deal-preview");
+    const { number, fields } = picked();
+    if (!navigator.onLine || !Object.values(fields).some((v) => v !== "")) {
+      box.hidden = true;
+      return;
+    }
+    try {
+      const response = await post({ action: "preview", number, picks: fields });
+      const body = await response.json();
+      box.hidden = false;
+      box.className = response.ok ? "deal-preview ok" : "deal-preview refused";
+      box.textContent = response.ok
+        ? spoken(body.preview)
+        : body.detail || "";
+    } catch (error) {
+      box.hidden = true;
+    }
+  };
+  form.addEventListener("change", () => {
+    window.clearTimeout(previewTimer);
+    previewTimer = window.setTimeout(preview, 300);
+  });
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const { number, fields } = picked();
     if (!Object.entries(fields).some(([key, value]) => key !== "first_dealer" && value !== "")) {
       notice(words.pick, "refused");
       return;
     }
+    window.clearTimeout(previewTimer);
     queue({ action: "enter", number, picks: fields });
     form.reset();
+    document.getElementById("deal-preview").hidden = true;
   });
 
   // --- Offline: the service worker keeps the page and its files ------------------------------

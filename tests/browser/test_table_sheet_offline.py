@@ -75,3 +75,40 @@ def test_an_entry_made_offline_is_sent_once_and_confirmed_from_another_phone(
     result = ResultSubmission.objects.get(pairing=h.pairing)
     assert result.status == ResultSubmission.Status.CONFIRMED
     assert result.deals == [{"finish": [0, 2, 4]}]
+
+
+def test_two_phones_enter_the_same_deal_and_the_second_hears_what_the_first_entered(
+    live_asgi: str, browser: Any
+) -> None:
+    """In English, 小路子: the first phone sees the game's words while tapping; the second,
+    whose page still offered deal 1, is told who entered it first and what."""
+    h = hall("xiaoluzi", deals=2)
+    for user in h.users.values():
+        user.set_password(PASSWORD)
+        user.save()
+    url = f"{live_asgi}/tables/{h.pairing.table_id}/sheet/"
+    names = {s.seat: s.player.name for s in h.pairing.table.seats.select_related("player")}
+    first = log_in(browser, live_asgi, h.users[0].username, "en")
+    second = log_in(browser, live_asgi, h.opponent(0).username, "en")
+    for phone in (first, second):
+        phone.goto(url)
+        phone.wait_for_selector("body[data-offline-ready='1']")
+    fields = first.locator("#deal-form fieldset")
+    assert fields.count() > 2
+    taps = {"d1_mode": "none", "d1_1": "0", "d1_2": "1", "d1_3": "2"}
+    for phone in (first, second):
+        for name, value in taps.items():
+            _tap(phone, name, value)
+        for seat, played in enumerate([8, 8, 8, 5]):
+            phone.fill(f'input[name="d1_played_{seat}"]', str(played))
+    first.locator("#deal-preview.ok").wait_for()
+    assert names[0] in first.locator("#deal-preview").inner_text()
+    first.click("#deal-send")
+    first.wait_for_selector("#deals li.status-pending")
+    second.click("#deal-send")
+    refused = second.locator("#notices li.refused")
+    refused.wait_for()
+    text = refused.inner_text()
+    assert "already entered by" in text and names[0] in text
+    second.screenshot(path=str(ARTIFACTS / "table-sheet-conflict-390-en.png"), full_page=True)
+    assert SheetDeal.objects.count() == 1

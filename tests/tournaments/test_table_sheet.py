@@ -394,3 +394,16 @@ def test_the_dashboard_counts_the_deals_of_each_table() -> None:
     table_sheet.deal_dispute(access=them, number=2)
     dashboard = client.get(f"/events/{h.event.pk}/manage/").content.decode()
     assert "disputed: a referee is called" in dashboard
+
+
+def test_the_preview_says_what_a_deal_would_record_and_writes_nothing(game: str) -> None:
+    h = hall(game)
+    api = f"/api/v1/tables/{h.pairing.table_id}/sheet/"
+    body = {"action": "preview", "number": 1, "deal": deal_of(game), "first_dealer": 0}
+    answer = _client(h.users[0]).post(api, body, content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["preview"]["what"] and answer.json()["preview"]["finished"]
+    bad = dict(body, deal={"nonsense": True})
+    refused = _client(h.users[0]).post(api, bad, content_type="application/json")
+    assert refused.status_code == 400 and refused.json()["detail"]
+    assert not SheetDeal.objects.exists()

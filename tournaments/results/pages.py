@@ -124,7 +124,7 @@ def _words() -> dict[str, str]:
 
 
 class SheetInput(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["enter", "confirm", "dispute"])
+    action = serializers.ChoiceField(choices=["preview", "enter", "confirm", "dispute"])
     number = serializers.IntegerField(min_value=1, max_value=99)
     client_id = serializers.UUIDField(required=False, allow_null=True)
     #: the form's picks (``d1_<field>``, ``first_dealer``), or the game's own deal
@@ -157,7 +157,8 @@ def _posted_deal(access: services.SheetAccess, data: dict[str, Any]) -> tuple[in
 
 
 class TableSheetApi(APIView):
-    """A table's score sheet: GET its state; POST ``enter`` (a deal: the form's ``picks`` or
+    """A table's score sheet: GET its state; POST ``preview`` (what entering a deal would
+    record, in words, writing nothing), ``enter`` (a deal: the form's ``picks`` or
     the game's ``deal``, with the phone's UUID: a resend returns the version already recorded,
     200 instead of 201), ``confirm`` or ``dispute`` a deal. 403 for anyone not seated at the
     table nor its event's staff; 404 for no offline table of an event; 409 when the deal was
@@ -177,6 +178,12 @@ class TableSheetApi(APIView):
         data = parsed_input(SheetInput, request.data)
         number = data["number"]
         status = 200
+        if data["action"] == "preview":  # what entering it would record, writing nothing
+            first, deal = _posted_deal(access, data)
+            preview = services.deal_preview(
+                access=access, number=number, deal=deal, first_dealer=first
+            )
+            return Response({"preview": preview})
         if data["action"] == "enter":
             first, deal = _posted_deal(access, data)
             row, created = services.deal_enter(

@@ -29,7 +29,13 @@ from tournaments.formats import table_deals
 from tournaments.models import Pairing, ResultSubmission, Round, SheetDeal
 from tournaments.results import services as results_services
 from tournaments.results import sheets
-from tournaments.results.preview import ResultPreview, SeatsPreview, preview_of
+from tournaments.results.preview import (
+    PreviewDeal,
+    ResultPreview,
+    SeatsDeal,
+    SeatsPreview,
+    preview_of,
+)
 from tournaments.results.sheet_form import form_rows
 
 __all__ = [
@@ -38,6 +44,7 @@ __all__ = [
     "deal_confirm",
     "deal_dispute",
     "deal_enter",
+    "deal_preview",
     "sheet_access",
     "sheet_pairing",
     "tables_progress",
@@ -190,6 +197,54 @@ def _client_id(value: Any) -> uuid.UUID | None:
         raise ApplicationError(_("The entry's id is no UUID.")) from None
 
 
+def _checked(
+    pairing: Pairing,
+    rows: Sequence[SheetDeal],
+    number: int,
+    deal: Any,
+    first_dealer: int | None,
+    *,
+    replacing: bool,
+) -> ResultPreview | SeatsPreview:
+    """The preview of deal ``number`` after the deals before it, the engine having checked it;
+    raises ApplicationError with the engine's reason."""
+    if not isinstance(deal, dict) or not deal:
+        raise ApplicationError(_("Pick what happened in the deal."))
+    game = get_game(pairing.table.game)
+    spec = sheets.spec_of(game)
+    if number == 1:
+        if first_dealer is None and spec.first_dealer_required:
+            raise ApplicationError(_("Pick who dealt first."))
+        if first_dealer is not None and not 0 <= first_dealer < game.seat_count:
+            raise ApplicationError(_("Pick who dealt first."))
+    before = rows[: number - 1]
+    earlier = sheet_preview(pairing, before)
+    if earlier is not None and earlier.finished and not replacing:
+        raise ApplicationError(_("The match ended with deal %(deal)d.") % {"deal": len(before)})
+    first = first_dealer if number == 1 else _sheet_of(before)[0]
+    scored = _score(pairing, first, [*_sheet_of(before)[1], deal])  # the engine checks it
+    return preview_of(pairing, scored.match, scored.deals)
+
+
+def deal_preview(
+    *, access: SheetAccess, number: int, deal: Any, first_dealer: int | None = None
+) -> dict[str, Any]:
+    """What entering deal ``number`` would record, in the game's words and points, changing
+    nothing; raises ApplicationError as :func:`deal_enter` does."""
+    pairing = access.pairing
+    rows = current_deals(pairing)
+    if not 1 <= number <= len(rows) + 1:
+        raise ApplicationError(_("Enter deal %(next)d next.") % {"next": len(rows) + 1})
+    preview = _checked(
+        pairing, rows, number, deal, first_dealer if number == 1 else None, replacing=True
+    )
+    empty: dict[str, Any] = {"what": "", "finish": [], "points": [], "scored": []}
+    return _preview_deals(preview).get(number, empty) | {
+        "number": number,
+        "finished": preview.finished,
+    }
+
+
 @transaction.atomic
 def deal_enter(
     *,
@@ -229,19 +284,9 @@ def deal_enter(
             % {"deal": number, "who": who, "what": _entered_words(pairing, existing) or "–"},
             extra={"entered": deal_json(pairing, existing)},
         )
-    if number == 1:
-        if first_dealer is None and spec.first_dealer_required:
-            raise ApplicationError(_("Pick who dealt first."))
-        if first_dealer is not None and not 0 <= first_dealer < game.seat_count:
-            raise ApplicationError(_("Pick who dealt first."))
-    else:
+    if number != 1:
         first_dealer = None
-    before = rows[: number - 1]
-    earlier = sheet_preview(pairing, before)
-    if earlier is not None and earlier.finished and existing is None:
-        raise ApplicationError(_("The match ended with deal %(deal)d.") % {"deal": len(before)})
-    first = first_dealer if number == 1 else _sheet_of(before)[0]
-    _score(pairing, first, [*_sheet_of(before)[1], deal])  # the engine checks it, or refuses
+    _checked(pairing, rows, number, deal, first_dealer, replacing=existing is not None)
     if existing is not None:
         existing.status = Status.SUPERSEDED
         existing.save(update_fields=["status"])
@@ -376,16 +421,26 @@ def deal_json(pairing: Pairing, row: SheetDeal) -> dict[str, Any]:
 
 
 def _preview_deals(preview: ResultPreview | SeatsPreview | None) -> dict[int, dict[str, Any]]:
+    """Each deal of a preview as the page shows it: the game's words, who went out in which
+    order, and the points with the names of who scored them (teams, or players)."""
     out: dict[int, dict[str, Any]] = {}
     if preview is None:
         return out
     for deal in preview.deals:
-        if isinstance(deal, tuple):  # pragma: no cover - dataclasses, never tuples
-            continue
-        points = getattr(deal, "points", None)
-        if points is None:
-            points = (getattr(deal, "points_a", 0), getattr(deal, "points_b", 0))
-        out[deal.number] = {"what": deal.what, "points": list(points)}
+        if isinstance(preview, SeatsPreview):
+            assert isinstance(deal, SeatsDeal)
+            points = list(deal.points)
+            scored = [(s.name, deal.points[s.seat]) for s in preview.seats if s.seat < len(points)]
+        else:
+            assert isinstance(deal, PreviewDeal)
+            points = [deal.points_a, deal.points_b]
+            scored = [(preview.team_a, deal.points_a), (preview.team_b, deal.points_b)]
+        out[deal.number] = {
+            "what": deal.what,
+            "finish": [s.name for s in deal.finish],
+            "points": points,
+            "scored": [f"{name} {value:+d}" for name, value in scored],
+        }
     return out
 
 
@@ -412,7 +467,9 @@ def sheet_state(access: SheetAccess) -> dict[str, Any]:
     mine = _sides(game, pairing, access.seats)
     deals = []
     for row in rows:
-        item = deal_json(pairing, row) | words.get(row.number, {"what": "", "points": []})
+        item = deal_json(pairing, row) | words.get(
+            row.number, {"what": "", "finish": [], "points": [], "scored": []}
+        )
         theirs = _sides(game, pairing, _user_seats(pairing, row.entered_by_id))
         may_review = row.entered_by_id != access.user.pk and (access.staff or not theirs & mine)
         item["can_confirm"] = may_review and (
