@@ -319,6 +319,10 @@
   window.setInterval(() => {
     if (read(outboxKey, []).length) flush();
   }, 5000);
+  // what the other phones at the table entered or confirmed, read again while connected
+  window.setInterval(() => {
+    if (navigator.onLine && !sending && !read(outboxKey, []).length) refresh().then(render);
+  }, 10000);
 
   if (!navigator.onLine) {
     state = read(stateKey, state);

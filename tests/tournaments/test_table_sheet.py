@@ -407,3 +407,39 @@ def test_the_preview_says_what_a_deal_would_record_and_writes_nothing(game: str)
     refused = _client(h.users[0]).post(api, bad, content_type="application/json")
     assert refused.status_code == 400 and refused.json()["detail"]
     assert not SheetDeal.objects.exists()
+
+
+def test_a_referee_corrects_a_recorded_match_and_it_is_recorded_again() -> None:
+    h = hall("daguai")
+    table_sheet.deal_enter(
+        access=h.access(h.users[0]), number=1, deal=deal_of("daguai"), first_dealer=0
+    )
+    table_sheet.deal_confirm(access=h.access(h.opponent(0)), number=1)
+    first = Match.objects.get(table=h.pairing.table)
+    assert first.side_points
+    table_sheet.deal_enter(
+        access=h.access(h.referee), number=1, deal=other_deal("daguai"), first_dealer=0
+    )
+    table_sheet.deal_confirm(access=h.access(h.organizer), number=1)
+    versions = list(
+        ResultSubmission.objects.filter(pairing=h.pairing)
+        .order_by("version")
+        .values_list("status", "deals")
+    )
+    assert versions == [("superseded", [deal_of("daguai")]), ("confirmed", [other_deal("daguai")])]
+    again = Match.objects.get(table=h.pairing.table)
+    assert again.side_points != first.side_points  # the other team won this time
+    history = table_sheet.sheet_state(h.access(h.users[0]))["history"]
+    assert [(v["version"], v["status"]) for v in history] == [(1, "superseded"), (2, "confirmed")]
+
+
+def test_the_referees_page_shows_each_tables_progress() -> None:
+    h = hall("daguai", deals=2)
+    table_sheet.deal_enter(
+        access=h.access(h.users[0]), number=1, deal=deal_of("daguai"), first_dealer=0
+    )
+    client = _client(h.referee)
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/events/{h.event.pk}/referee/").content.decode()
+    assert f"/tables/{h.pairing.table_id}/sheet/" in page
+    assert "deal 1 of 2 entered, 0 confirmed" in page

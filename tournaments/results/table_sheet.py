@@ -527,6 +527,9 @@ def tables_progress(pairings: Sequence[Pairing]) -> dict[int, TableProgress]:
         .values_list("pairing_id", "status")
     ):
         found.setdefault(pairing_id, []).append(status)
+    deals = dict(
+        Pairing.objects.filter(pk__in=found).values_list("pk", "round__event__deals_per_match")
+    )
     out = {}
     for p in pairings:
         statuses = found.get(p.pk)
@@ -536,6 +539,6 @@ def tables_progress(pairings: Sequence[Pairing]) -> dict[int, TableProgress]:
             entered=len(statuses),
             confirmed=statuses.count(Status.CONFIRMED),
             disputed=Status.DISPUTED in statuses,
-            expected=table_deals(p.pk, p.round.event.deals_per_match),
+            expected=table_deals(p.pk, deals[p.pk]),
         )
     return out
