@@ -47,8 +47,12 @@ def test_an_entry_made_offline_is_sent_once_and_confirmed_from_another_phone(
     assert not SheetDeal.objects.exists()  # nothing reached the server
     phone.screenshot(path=str(ARTIFACTS / "table-sheet-offline-390.png"), full_page=True)
 
+    cached = "caches.open('luzi-sheet-v1').then(c => c.match(location.pathname)).then(r => !!r)"
+    assert phone.evaluate(cached)  # the service worker's cache holds the page
+    assert phone.evaluate("fetch('/healthz').then(() => false, () => true)")  # truly offline
     phone.reload()  # still offline: the service worker serves the page, the outbox is kept
     phone.locator("#outbox li").wait_for()
+    assert phone.evaluate("navigator.serviceWorker.controller !== null")
     assert phone.locator("#outbox li").count() == 1
     assert not SheetDeal.objects.exists()
 
