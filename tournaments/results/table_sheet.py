@@ -90,7 +90,7 @@ def sheet_access(pairing: Pairing, user: Any) -> SheetAccess:
         .order_by("seat")
         .values_list("seat", flat=True)
     )
-    if not staff and not seats:
+    if not staff and (not seats or pairing.round.status == Round.Status.DRAFT):
         raise NotAllowedError(_("Only the players seated at this table score it."))
     return SheetAccess(pairing, user, staff, seats)
 
@@ -492,7 +492,7 @@ def sheet_state(access: SheetAccess) -> dict[str, Any]:
         "round": pairing.round.number,
         "round_status": pairing.round.status,
         "event": pairing.round.event.name,
-        "game": game.key if hasattr(game, "key") else pairing.table.game,
+        "game": pairing.table.game,
         "staff": access.staff,
         "players": players,
         "deals": deals,
