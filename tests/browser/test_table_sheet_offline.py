@@ -35,6 +35,12 @@ def test_an_entry_made_offline_is_sent_once_and_confirmed_from_another_phone(
     phone.goto(url)
     phone.wait_for_selector("body[data-offline-ready='1']")
     assert names[3] in phone.locator("#deal-form").inner_text()  # names to tap
+    cdp = phone.context.new_cdp_session(phone)
+    errors = [
+        e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    ]
+    # Chromium would install the site (manifest, icons), but for the test's private context
+    assert set(errors) <= {"in-incognito"}, errors
     phone.context.set_offline(True)
     phone.wait_for_selector("#connection.offline")
     _tap(phone, "first_dealer", "0")

@@ -360,6 +360,8 @@ def test_the_service_worker_and_the_manifest() -> None:
     assert "javascript" in sw["Content-Type"] and b"caches" in sw.content
     manifest = Client().get("/manifest.webmanifest")
     assert manifest.status_code == 200 and manifest.json()["display"] == "standalone"
+    sizes = {icon["sizes"] for icon in manifest.json()["icons"]}
+    assert {"192x192", "512x512"} <= sizes
 
 
 def test_the_printed_sheet_and_the_players_page_lead_to_the_score_page() -> None:

@@ -230,7 +230,11 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "display": "standalone",
         "background_color": "#ffffff",
         "theme_color": "#b22222",
-        "icons": [{"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml"}],
+        "icons": [
+            {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
     }
     return HttpResponse(
         json.dumps(body, ensure_ascii=False), content_type="application/manifest+json"
