@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from accounts.models import CodeConsent, LoginCode
 from config.exceptions import ApplicationError, ConflictError, NotAllowedError
+from config.versioned_cache import versioned_key
 from games.models import Player
 from tournaments.models import Event, Registration, Team, TeamMember
 
@@ -105,7 +106,7 @@ def _privileged(user: User) -> bool:
 
 
 def _throttle_key(client: str) -> str:
-    return f"accounts:code-failures:{client}"
+    return versioned_key("code-failures", client, version=None)
 
 
 _UNAVAILABLE = _lazy("Logging in with a code is not possible right now. Try again in a minute.")

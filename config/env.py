@@ -60,7 +60,9 @@ def parse_bool(name: str, value: str) -> bool:
     )
 
 
-def parse_int(name: str, value: str, *, minimum: int | None = None) -> int:
+def parse_int(
+    name: str, value: str, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
     """Return ``value`` as an int; raise ImproperlyConfigured naming ``name`` otherwise."""
     try:
         number = int(value.strip())
@@ -68,6 +70,8 @@ def parse_int(name: str, value: str, *, minimum: int | None = None) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer.") from None
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name}={value!r} must be at least {minimum}.")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={value!r} must be at most {maximum}.")
     return number
 
 
@@ -162,6 +166,11 @@ def parse_database_url(url: str, *, conn_max_age: int = 0, pool_size: int = 0) -
     )
 
 
+#: PostgreSQL connections each process pools by default (DATABASE_POOL_SIZE), and at most.
+DATABASE_POOL_DEFAULT = 10
+DATABASE_POOL_MAX = 50
+
+
 @dataclass(frozen=True, slots=True)
 class Env:
     """The settings that come from the environment, parsed and checked."""
@@ -189,7 +198,15 @@ class Env:
         debug = parse_bool("DEBUG", env.get("DEBUG", "false"))
         database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
         conn_max_age = parse_int("CONN_MAX_AGE", env.get("CONN_MAX_AGE", "60"), minimum=0)
-        pool_size = parse_int("DATABASE_POOL_SIZE", env.get("DATABASE_POOL_SIZE", "10"), minimum=0)
+        # PostgreSQL connections per process (README, "PostgreSQL connections"): each web and
+        # worker process holds at most this many, so processes x this stays under the server's
+        # max_connections; more than DATABASE_POOL_MAX for one process is refused.
+        pool_size = parse_int(
+            "DATABASE_POOL_SIZE",
+            env.get("DATABASE_POOL_SIZE", str(DATABASE_POOL_DEFAULT)),
+            minimum=0,
+            maximum=DATABASE_POOL_MAX,
+        )
         timeout_text = env.get("HEALTHZ_BROKER_TIMEOUT", "1.0")
         try:
             broker_timeout = float(timeout_text)

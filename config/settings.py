@@ -262,7 +262,10 @@ _CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "").strip() or (
 _CACHE_URL = os.environ.get("CACHE_URL", "").strip() or _CHANNEL_LAYER_URL
 # Connections each Redis pool of a process may open (the channel layer's, the cache's). redis-py's
 # default is 100: a process holding 200+ sockets ran out at their handshakes (MaxConnectionsError,
-# issue 31). A socket refused anyway closes with 1013 (try again), see games/live/consumers.py.
+# issue 31). Env REDIS_MAX_CONNECTIONS, default 1000, at least 10. A socket that Redis refuses
+# anyway is tried again, then closes with 1013 (try again), see games/live/consumers.py.
+# PostgreSQL's connections are bounded per process by DATABASE_POOL_SIZE (config/env.py; README,
+# "PostgreSQL connections").
 LUZI_REDIS_MAX_CONNECTIONS = ENV.redis_max_connections
 # "presence" is the same store, strict: see config/cache.py.
 if _CACHE_URL:

@@ -169,6 +169,7 @@ class MatchEndReason(models.TextChoices):
     ESCAPE = "escape", _("escape during a deal (逃跑)")
     LEFT = "left", _("left between deals")
     RESULT_ENTERED = "result_entered", _("result entered by a referee")
+    TIME_UP = "time_up", _("the round's time ran out")
 
 
 class Match(models.Model):

@@ -175,10 +175,10 @@ def test_a_team_event_of_a_two_a_side_game_runs_end_to_end() -> None:
 
     # standings: teams (by the match points of the sides), players (with the game's figure), units
     team_rows = event_standings_rows(event=event, kind="team")
-    assert len(team_rows) == 5 and all(r["highest_level"] == "2" for r in team_rows)
+    assert len(team_rows) == 5 and all(r.highest_level == "2" for r in team_rows)
     players = event_standings_rows(event=event, kind="player")
     assert len(players) == 10 and "tricks" in standings_columns(event, "player")
-    assert {r["unit"] for r in event_standings_rows(event=event, kind="unit")} >= {red, blue}
+    assert {r.unit for r in event_standings_rows(event=event, kind="unit")} >= {red, blue}
     public = Client()
     deal = Deal.objects.filter(match__table__pairing__round=first).first()
     assert deal is not None

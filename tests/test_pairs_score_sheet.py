@@ -107,7 +107,7 @@ def test_a_team_table_of_pairs_is_entered_previewed_and_confirmed(world: dict[st
     assert match.points == [2, -2, 2, -2] and match.side_points == {"A": 4, "B": -4}
     assert match.winner == "A"
     rows = event_standings_rows(event=world["event"], kind="team")
-    assert [(r["team"], r["wins"], r["losses"]) for r in rows] == [
+    assert [(r.team, r.wins, r.losses) for r in rows] == [
         (side_a.name, 1, 0),
         (side_b.name, 0, 1),
     ]

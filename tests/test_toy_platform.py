@@ -85,7 +85,7 @@ def test_an_individual_event_of_the_toy_game_runs_a_swiss_round_with_standings()
     assert run.complete
     rows = event_standings_rows(event=event, kind="player")
     assert len(rows) == 9 and "tricks" in standings_columns(event, "player")
-    assert sum(int(r["tricks"]) for r in rows) == 2 * 2 * 4  # 2 tables, 2 deals, 4 tricks
+    assert sum(r.figures["tricks"] for r in rows) == 2 * 2 * 4  # 2 tables, 2 deals, 4 tricks
     assert event_standings_rows(event=event, kind="unit")
     client = Client()
     for url in (

@@ -77,6 +77,15 @@ urlpatterns = [
         name="round-complete",
     ),
     path("tables/<id:pk>/sheet/", results_pages.TableSheetApi.as_view(), name="table-sheet"),
+    path("rounds/<id:pk>/clock/", rounds_apis.RoundClockApi.as_view(), name="round-clock"),
+    *(
+        path(
+            f"rounds/<id:pk>/clock/{action}/",
+            rounds_apis.RoundClockActionApi.as_view(action=action),
+            name=f"round-clock-{action}",
+        )
+        for action in ("start", "pause", "resume", "extend")
+    ),
     path("tables/<id:pk>/results/", results_apis.PairingResultsApi.as_view(), name="table-results"),
     path(
         "results/<id:pk>/confirm/",

@@ -19,6 +19,11 @@ class TournamentsConfig(AppConfig):
         table_rule_register(table_rule)
         # A table of a round links back to its event and round, and names its teams.
         table_context_register(table_context)
+        # A round's clock: once its time is up, its online tables deal no new deal.
+        from games.tables.next_deal import next_deal_rule_register
+        from tournaments.rounds.clock import next_deal_rule
+
+        next_deal_rule_register(next_deal_rule)
 
         # The knockout stage plugs into ordinary rounds: its tables' lengths, the event's final
         # placement, its round log details (tournaments.formats).
@@ -36,6 +41,20 @@ class TournamentsConfig(AppConfig):
         # Duplicate rounds: no table, deal or record shows a deal before every table played it.
         table_rule_register(duplicate.table_rule)
         deal_rule_register(duplicate.deal_rule)
+        # Duplicate play plugs into ordinary events: a round's seed, the deals the tallies count,
+        # the standings' score and order, the Swiss draw and the meet by it (tournaments.formats).
+        from tournaments.duplicate import standings as duplicate_standings
+
+        formats.round_seed_new_register(duplicate.event_deal_seed_new)
+        formats.round_seed_register(duplicate.round_deal_seed)
+        formats.sheet_entered_register(duplicate.sheet_entered)
+        formats.round_watched_register(duplicate.round_watched)
+        formats.tally_round_wide_register(duplicate.tally_round_wide)
+        formats.tally_matches_publish_register(duplicate.tally_matches_publish)
+        formats.tally_deals_publish_register(duplicate.deals_published)
+        formats.standings_columns_register(duplicate_standings.standings_columns)
+        formats.standings_rows_register(duplicate_standings.standings_rows)
+        formats.standings_rank_register(duplicate_standings.standings_rank)
 
         # What those rules read: a change makes the open sockets check their viewer again.
         from games.tables.access import access_watch

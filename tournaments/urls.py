@@ -11,6 +11,7 @@ from tournaments.results import views as results_views
 from tournaments.rounds import dashboard as rounds_dashboard
 from tournaments.rounds import views as rounds_views
 from tournaments.standings import views as standings_views
+from tournaments.web import checkin as checkin_views
 
 app_name = "tournaments"
 
@@ -34,6 +35,14 @@ urlpatterns = [
     path("tables/<id:pk>/sheet/", results_pages.table_sheet, name="table_sheet"),
     path("sw.js", results_pages.service_worker, name="service_worker"),
     path("manifest.webmanifest", results_pages.manifest, name="manifest"),
+    # Check-in before a round (tournaments.web.checkin)
+    path("events/<id:pk>/check-in/", checkin_views.check_in_page, name="check_in"),
+    path("events/<id:pk>/manage/check-in/", checkin_views.check_in_manage, name="check_in_manage"),
+    path(
+        "events/<id:pk>/manage/check-in/action/",
+        checkin_views.check_in_action,
+        name="check_in_action",
+    ),
     # The knockout stage (tournaments.knockout.views)
     path("events/<id:pk>/bracket/", knockout_views.bracket, name="bracket"),
     path("events/<id:pk>/bracket.csv", knockout_views.bracket_download, name="bracket_csv"),

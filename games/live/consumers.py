@@ -25,8 +25,14 @@ one whose seat changed with 4409, and the browser reconnects to its new view.
 
 Bad frames (binary, too long, JSON nested too deep) are closed with 4400 and a reason. Whatever
 ends a connection (the browser, a bad frame, an error in a handler), its tasks are cancelled and
-its presence is counted out; a channel layer that refuses (Redis out of connections) closes the
-socket with 1013 (try again later) instead of failing the handshake with a 500.
+its presence is counted out. Redis out of connections (issue 31: its pools are sized by
+``REDIS_MAX_CONNECTIONS``) or away: joining the table's group and counting the seat in are tried
+again twice within half a second; still refused, the handshake is accepted and the socket closed
+with 1013 (try again later), never a 500, and the page reconnects with its backoff. Leaving the
+group and counting the seat out are each tried again once, independently: the count goes down even
+when the group refuses, and a count that Redis refused twice expires ``PRESENCE_SECONDS`` after the
+seat's last open page renewed it (games.live.presence). Refusals are logged once a minute, with how
+many there were, not once per socket.
 
 Reconnect and resync: the browser reconnects with backoff and receives the full state on connect;
 it may also send ``{"type": "resync"}``. Each connection also re-reads the state every
@@ -40,7 +46,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -48,6 +56,8 @@ from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connections
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games.live.events import group_name
 from games.live.presence import PRESENCE_SECONDS, presence
@@ -77,6 +87,55 @@ MAX_FRAME_CHARS = 4096
 PUSH_THREADS = 2
 
 _pool = ThreadPoolExecutor(max_workers=PUSH_THREADS, thread_name_prefix="luzi-push")
+
+#: Redis refusing for now (its pool out of connections: MaxConnectionsError is a ConnectionError;
+#: the server unreachable or slow): worth trying again after a pause.
+TRANSIENT = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)
+#: Pauses before trying again to join the group and count the seat in (each stretched by up to
+#: half at random, so that refused sockets do not come back together).
+JOIN_PAUSES = (0.1, 0.3)
+#: Pause before trying again to leave the group, and to count the seat out.
+LEAVE_PAUSES = (0.2,)
+#: Redis refusals are logged at most once this many seconds, with how many there were.
+REFUSALS_LOGGED_EVERY = 60.0
+
+
+class _Refusals:
+    """Logs the first Redis refusal, then at most one line a minute with how many followed: at
+    200 sockets a pool out of connections would otherwise log 200 lines a second."""
+
+    def __init__(self) -> None:
+        self.unlogged = 0
+        self.logged_at: float | None = None
+
+    def note(self, table_id: int, what: str, error: BaseException) -> None:
+        now = time.monotonic()
+        self.unlogged += 1
+        if self.logged_at is not None and now - self.logged_at < REFUSALS_LOGGED_EVERY:
+            return
+        logger.warning(
+            "table %s: Redis refused to %s: %r (%d refusal(s) since the last such line; "
+            "REDIS_MAX_CONNECTIONS sizes the pools)",
+            table_id,
+            what,
+            error,
+            self.unlogged,
+        )
+        self.unlogged, self.logged_at = 0, now
+
+
+refusals = _Refusals()
+
+
+async def _retrying(call: Callable[[], Awaitable[Any]], pauses: tuple[float, ...]) -> Any:
+    """``call()``, tried again after each of ``pauses`` while Redis refuses for now."""
+    for pause in pauses:
+        try:
+            return await call()
+        except TRANSIENT:
+            await asyncio.sleep(pause * random.uniform(1.0, 1.5))
+    return await call()
+
 
 __all__ = ["PRESENCE_SECONDS", "TableConsumer", "_presence_keys", "presence"]
 
@@ -145,17 +204,15 @@ def _read(
     user: Any,
     seat: int | None,
     epoch: str | None,
-    still_here: bool = False,
     since: float | None = None,
 ) -> tuple[str | None, str | None, int]:
     """The message with ``seat``'s state, the access epoch now and 0; or no message and the code
     to close with: the table is gone, or ``user`` may no longer see it, or sits elsewhere now.
 
     ``epoch``: the access epoch the viewer was last checked against; when it moved (or cannot be
-    read) the viewer is checked again. ``still_here`` also notes that the seat is still
-    connected. ``since``: the state (and the epoch) must have been read after this moment
-    (``time.monotonic()``), such as when a change was announced; another connection's read in
-    this process may serve."""
+    read) the viewer is checked again. ``since``: the state (and the epoch) must have been read
+    after this moment (``time.monotonic()``), such as when a change was announced; another
+    connection's read in this process may serve."""
     state = play_state.table_state_of(table_id=table_id, seat=seat, fresh_since=since)
     if state is None:
         return None, epoch, CLOSE_NOT_FOUND
@@ -166,8 +223,6 @@ def _read(
             return None, now, CLOSE_FORBIDDEN
         if now_seat != seat:
             return None, now, CLOSE_SEAT_CHANGED
-    if still_here and seat is not None:
-        presence(table_id, seat, 0)
     return _message(state), now, 0
 
 
@@ -192,6 +247,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     _changed_at: float = 0.0
     _joined: bool = False  # in the table's group
     _counted: bool = False  # counted in the seat's presence
+    _renewal: asyncio.Future[bool] | None = None  # the seat's presence being renewed
     _left: bool = False  # cleaned up (tasks cancelled, group left, presence counted out)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -212,14 +268,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         seat, text, self._epoch = found
         try:
-            await self.channel_layer.group_add(group_name(table_id), self.channel_name)
-            self._joined = True
-            came = False
-            if seat is not None:
-                came = await _in_pool(presence)(table_id, seat, +1)
-                self.seat, self._counted = seat, True
+            came = await _retrying(lambda: self._join(seat), JOIN_PAUSES)
         except Exception as error:  # Redis out of connections, or away: the page retries
-            logger.warning("table %s: socket refused for now: %r", table_id, error)
+            refusals.note(table_id, "let a socket join", error)
             await self.accept()  # so that the browser reads the code (a refused handshake: 403)
             await self._shut(CLOSE_TRY_AGAIN)
             return
@@ -230,6 +281,28 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._push(text, force=True)
         if came:
             await self._announce()  # the others see the seat back
+
+    async def _join(self, seat: int | None) -> bool:
+        """Join the table's group and count the seat in (what is done is not done again when
+        tried again); whether the seat came to the table."""
+        if not self._joined:
+            await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
+            self._joined = True
+        if seat is None or self._counted:
+            return False
+        came = bool(await _in_pool(presence)(self.table_id, seat, +1))
+        self.seat, self._counted = seat, True
+        return came
+
+    async def _renew(self) -> None:
+        """Say that the seat is still here (its count would expire); count it in again when it
+        was lost. The renewal runs to its end even when the socket closes meanwhile, and the
+        count goes down only after it (``_leave``), so a closed page is never counted again."""
+        if self._left or not self._counted or self.seat is None:
+            return
+        self._renewal = asyncio.ensure_future(_in_pool(presence)(self.table_id, self.seat, 0))
+        if await asyncio.shield(self._renewal):
+            await self._announce()  # the seat was shown away: the others see it back
 
     async def _first_state(self, text: str) -> str:
         try:
@@ -266,16 +339,23 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await task
         if self._joined:
             self._joined = False
+            group, channel = group_name(self.table_id), self.channel_name
             try:
-                await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
+                await _retrying(
+                    lambda: self.channel_layer.group_discard(group, channel), LEAVE_PAUSES
+                )
             except Exception as error:  # the group's entry expires on its own
-                logger.warning("table %s: leaving the group failed: %r", self.table_id, error)
-        if self._counted and self.seat is not None:
+                refusals.note(self.table_id, "let a socket leave its group", error)
+        if self._counted and self.seat is not None:  # whether or not the group was left
             self._counted = False
+            if self._renewal is not None:  # after it, so that it cannot count the page again
+                with contextlib.suppress(Exception):
+                    await self._renewal
+            table_id, seat = self.table_id, self.seat
             try:
-                gone = await _in_pool(presence)(self.table_id, self.seat, -1)
-            except Exception as error:  # the count expires (PRESENCE_SECONDS)
-                logger.warning("table %s: presence not counted out: %r", self.table_id, error)
+                gone = await _retrying(lambda: _in_pool(presence)(table_id, seat, -1), LEAVE_PAUSES)
+            except Exception as error:  # the count expires (PRESENCE_SECONDS after a renewal)
+                refusals.note(self.table_id, "count a seat out", error)
                 gone = False
             if gone:
                 await self._announce()  # away (离线): never an escape, the system plays for it
@@ -331,6 +411,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._pump_states())
 
+    async def table_clock(self, event: dict[str, Any]) -> None:
+        """The clock of the table's owner changed (games.live.events): the page reads it again."""
+        if not self._left:
+            await self.send_json({"type": "clock"})
+
     async def _pump_states(self) -> None:
         while self._dirty and not self._left:
             self._dirty = False
@@ -340,11 +425,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             except Exception:  # keep the connection; the periodic resync will try again
                 logger.exception("table %s: push failed", self.table_id)
 
-    async def _send_state(
-        self, *, force: bool = False, still_here: bool = False, since: float | None = None
-    ) -> None:
+    async def _send_state(self, *, force: bool = False, since: float | None = None) -> None:
         text, self._epoch, code = await _in_pool(_read)(
-            self.table_id, self.scope.get("user"), self.seat, self._epoch, still_here, since
+            self.table_id, self.scope.get("user"), self.seat, self._epoch, since
         )
         if text is None:
             await self._shut(code)
@@ -362,6 +445,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         while not self._left:
             await asyncio.sleep(interval)
             try:  # one query when nothing changed (the state is built once per change)
-                await self._send_state(still_here=True)
+                await self._send_state()
             except Exception:  # a failed re-read must not close the connection; log, retry
                 logger.exception("table %s: resync failed", self.table_id)
+            try:
+                await self._renew()
+            except TRANSIENT as error:  # the next renewal tries again, well within the expiry
+                refusals.note(self.table_id, "renew a seat's presence", error)
+            except Exception:
+                logger.exception("table %s: presence renewal failed", self.table_id)

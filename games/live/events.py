@@ -17,7 +17,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-__all__ = ["flush_pushes", "group_name", "table_changed"]
+__all__ = ["flush_pushes", "group_name", "table_changed", "table_clock_changed"]
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +26,13 @@ def table_changed(table_id: int) -> None:
     """Tell whoever watches table ``table_id`` that it changed (called on commit by
     games.services)."""
     push_table_changed(table_id)
+
+
+def table_clock_changed(table_id: int) -> None:
+    """Tell whoever watches table ``table_id`` that the clock its owner keeps changed (a round's
+    clock started, paused, resumed or extended): each page reads the clock again from the URL
+    its table's context names (games.tables.context)."""
+    _send(table_id, {"type": "table.clock", "table": table_id})
 
 
 # --- push to browsers (games/live/consumers.py) ---------------------------------------------------
@@ -48,10 +55,13 @@ def push_table_changed(table_id: int) -> None:
     connection per push. The in-process layer lives on the web server's own loop, so it is sent
     there (``async_to_sync``) as before.
     """
+    _send(table_id, {"type": "table.changed", "table": table_id})
+
+
+def _send(table_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.changed", "table": table_id}
     if isinstance(layer, InMemoryChannelLayer):
         try:
             async_to_sync(layer.group_send)(group_name(table_id), message)

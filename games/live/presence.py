@@ -8,8 +8,14 @@ whose bots play every seat (``Match.autoplay``: the demo, rehearsals) a person w
 their own seat, and the bots play it only while they are away.
 
 The cache is strict (config/cache.py): with several web processes it must be shared (Redis). The
-keys expire unless an open page renews them, so a web process that died with pages open cannot
-keep a seat present for ever.
+count expires ``PRESENCE_SECONDS`` after the last renewal, and every open page renews it with each
+resync (``LUZI_PUSH_RESYNC_SECONDS``, a fraction of it). So a count left too high, by a web process
+that died with pages open or by a close that Redis refused to count out (issue 31: the pool out of
+connections), lasts only while the seat really has a page open, and at most ``PRESENCE_SECONDS``
+after its last one closed; and a count that expired or fell to 0 while a page is open is counted up
+again by that page's next renewal. A per-connection key would need a scan or a set per seat; the
+dashboard and the table states read one count key per seat in one ``get_many``, so the count stays
+and its errors are bounded by these two rules instead.
 
 A person who has gone out of a deal cannot escape it: their confirmed leave during that deal is
 noted here and becomes leaving between deals when the next deal is about to be dealt, unless they
@@ -23,6 +29,8 @@ from collections.abc import Iterable
 
 from django.core.cache import caches
 
+from config.versioned_cache import versioned_key
+
 __all__ = [
     "PRESENCE_SECONDS",
     "leave_cancel",
@@ -33,24 +41,30 @@ __all__ = [
     "seats_online",
 ]
 
-#: Presence keys expire unless a connection renews them (every resync).
-PRESENCE_SECONDS = 300
+#: Presence keys expire unless a connection renews them: every resync, at least three times within
+#: it (tests/games/test_realtime_pool.py checks it against LUZI_PUSH_RESYNC_SECONDS). It was 300 s:
+#: a close that Redis refused kept the seat online for five minutes (issue 31).
+PRESENCE_SECONDS = 40
 
 #: How long a finished player's leave is kept for the next deal (a day: a match is shorter).
 LEAVE_SECONDS = 24 * 3600
 
 
 def presence_keys(table_id: int, seat: int) -> tuple[str, str]:
-    """The cache keys of ``seat``'s count of open pages at the table and of when it was seen."""
-    base = f"luzi:presence:{table_id}:{seat}"
-    return f"{base}:count", f"{base}:seen"
+    """The cache keys of ``seat``'s count of open pages at the table and of when it was seen
+    (config.versioned_cache; no version: the count is kept in the cache itself)."""
+    return (
+        versioned_key("presence", table_id, seat, "count", version=None),
+        versioned_key("presence", table_id, seat, "seen", version=None),
+    )
 
 
 def presence(table_id: int, seat: int, change: int) -> bool:
     """Count a seat's open pages (+1 on connect, -1 on close, 0 to just say "still here").
 
     Returns whether the seat came to the table or left it (its count went from 0 or to 0), so that
-    the others can be told.
+    the others can be told. "Still here" from a page whose count expired or fell to 0 (a renewal
+    or a count lost while Redis refused) counts it again, and says that it came.
     """
     count_key, seen_key = presence_keys(table_id, seat)
     store = caches["presence"]
@@ -66,7 +80,16 @@ def presence(table_id: int, seat: int, change: int) -> bool:
             count = 0
             store.set(count_key, 0, timeout=PRESENCE_SECONDS)
         moved = (count - change <= 0) != (count <= 0)
-    store.touch(count_key, PRESENCE_SECONDS)
+        store.touch(count_key, PRESENCE_SECONDS)
+    elif not store.touch(count_key, PRESENCE_SECONDS) or int(store.get(count_key) or 0) < 1:
+        # this page is open, yet the seat counts as away: count it (another page's renewal at the
+        # same moment may count it twice; that lasts until PRESENCE_SECONDS after they close)
+        if not store.add(count_key, 1, timeout=PRESENCE_SECONDS):
+            try:
+                store.incr(count_key, 1)
+            except ValueError:  # expired between add and incr
+                store.set(count_key, 1, timeout=PRESENCE_SECONDS)
+        moved = True
     store.set(seen_key, time.time(), timeout=PRESENCE_SECONDS)
     return moved
 
@@ -81,7 +104,7 @@ def seats_online(table_id: int, seats: Iterable[int]) -> dict[int, bool]:
 
 
 def _leave_key(match_id: int) -> str:
-    return f"luzi:leaving:{match_id}"
+    return versioned_key("leaving", match_id, version=None)
 
 
 def leave_note(match_id: int, seat: int) -> None:

@@ -34,6 +34,7 @@ from games.play.locking import (
     turn_stale,
 )
 from games.tables.messages import engine_message
+from games.tables.next_deal import next_deal_allowed
 from games.tables.services import seat_names
 
 
@@ -168,7 +169,7 @@ def bot_deal_play(*, match_id: int, number: int) -> bool:
     actions_store(locked)
     if not locked.engine.over and locked.match.between_deals_seconds == 0:
         deal_save(locked)
-        if not _leave_noted(locked):
+        if not _leave_noted(locked) and not _time_up(locked):
             deal_next(locked)  # no pause between deals: deal the next one now, by its own task
     locked_commit(locked)
     return True
@@ -201,10 +202,39 @@ def deal_start(*, match_id: int, number: int) -> bool:
         or locked.engine.over
     ):
         return False
-    if not _leave_noted(locked):
+    if not _leave_noted(locked) and not _time_up(locked):
         deal_next(locked)
     locked_commit(locked)
     return True
+
+
+def _time_up(locked: LockedMatch) -> bool:
+    """Before a deal is dealt: when a rule of the table's owner refuses the next deal (a round
+    whose clock ran out, games.tables.next_deal), the match ends after the deals played, as if it
+    had been that long: its length becomes the deals that count (a game may not count some, such
+    as 上海斗地主's all-pass deals), the game decides its points and winner as for any finished
+    match, and it is marked as ended by the time. Returns whether it ended; a match whose last
+    deal does not count deals on, and ends after the next one that does."""
+    match = locked.match
+    if locked.engine.over or next_deal_allowed(match.table_id):
+        return False
+    planned = match.deals_per_match
+    for length in range(min(match.current_deal, planned), 0, -1):
+        match.deals_per_match = length
+        engine_state.forget(match.pk)  # the cached state knows the longer match
+        try:
+            engine = engine_state.engine_match(match, locked.deal)
+        except engine_state.StateError:  # shorter than the deals already dealt
+            break
+        if engine.over:
+            locked.engine = engine
+            match_store(locked)
+            match.end_reason = Match.EndReason.TIME_UP
+            locked.match_fields.update(["deals_per_match", "end_reason"])
+            return True
+    match.deals_per_match = planned
+    engine_state.forget(match.pk)
+    return False
 
 
 def _leave_noted(locked: LockedMatch) -> bool:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
 from django.utils import timezone
 
@@ -32,10 +32,10 @@ def table_state(
     never change it. ``fresh_since``: as for :func:`table_state_of` (an action's answer passes
     the moment the request began: the state its own commit left serves).
     """
-    match = _recent_version_row(table.pk, fresh_since)
-    if match is not None and Match.table.is_cached(match):
-        table = match.table  # read with the version (its status moves when the match ends)
-    return _state(table, match, seat)
+    row = _recent_version_row(table.pk, fresh_since)
+    if row is not None and Match.table.is_cached(row.match):
+        table = row.match.table  # read with the version (its status moves when the match ends)
+    return _state(table, row, seat)
 
 
 def table_state_of(
@@ -48,14 +48,38 @@ def table_state_of(
     table's version read by another thread of this process after that moment serves too, so the
     connections at one table share one read per change.
     """
-    match = _recent_version_row(table_id, fresh_since)
-    if match is not None:
-        return _state(match.table, match, seat)
+    row = _recent_version_row(table_id, fresh_since)
+    if row is not None:
+        return _state(row.match.table, row, seat)
     table = Table.objects.filter(pk=table_id).first()
     return None if table is None else _state(table, None, seat)
 
 
 _TABLE_FIELDS = ("id", "name", "game", "seat_count", "mode", "status")
+
+
+@dataclass(frozen=True, slots=True)
+class DealVersion:
+    """The columns of a match's current deal row that its version is made of, read in the same
+    statement as the match (so consistent with it) or taken from the row just committed."""
+
+    id: int
+    seq: int
+    status: str
+    deadline: datetime | None
+
+    @classmethod
+    def of(cls, deal: Deal | None) -> DealVersion | None:
+        return None if deal is None else cls(deal.pk, deal.seq, deal.status, deal.turn_deadline)
+
+
+class VersionRow(NamedTuple):
+    """A table's match (its table row cached on it) and, beside it, its current deal's version
+    (None before the first deal): what :func:`_version_row` reads and the VERSIONS cache holds.
+    The match row holds its model's fields only."""
+
+    match: Match
+    deal: DealVersion | None
 
 
 _VERSION_SQL: str | None = None
@@ -81,46 +105,47 @@ def _version_sql() -> str:
     return _VERSION_SQL
 
 
-def _version_row(table_id: int) -> Match | None:
+def _version_row(table_id: int) -> VersionRow | None:
     """The table's match being played, else its latest, with its table and its current deal's
-    version (``deal_id``, ``deal_seq``, ``deal_status``, ``deal_deadline``): one query."""
+    version: one query."""
     rows = list(Match.objects.raw(_version_sql(), [table_id, Match.Status.PLAYING]))
     if not rows:
         return None
     match = rows[0]
-    values = [getattr(match, f"t_{name}") for name in _TABLE_FIELDS]
+    # the columns outside the model that raw() put on the row are taken off it, typed
+    extra = vars(match)
+    values = [extra.pop(f"t_{name}") for name in _TABLE_FIELDS]
     table = Table.from_db(Match.objects.db, list(_TABLE_FIELDS), values)  # others load if read
     Match.table.field.set_cached_value(match, table)
-    deadline = match.deal_deadline  # type: ignore[attr-defined]
+    deal_id, seq, status = extra.pop("deal_id"), extra.pop("deal_seq"), extra.pop("deal_status")
+    deadline = extra.pop("deal_deadline")
+    if deal_id is None:
+        return VersionRow(match, None)
     if isinstance(deadline, str):  # SQLite: text or a naive UTC time for a column outside the model
         deadline = Deal._meta.get_field("turn_deadline").to_python(deadline)
     if deadline is not None and timezone.is_naive(deadline):
         deadline = timezone.make_aware(deadline, UTC)
-    match.deal_deadline = deadline  # type: ignore[attr-defined]
-    return match
+    return VersionRow(match, DealVersion(int(deal_id), int(seq), str(status), deadline))
 
 
 def version_committed(match: Match, deal: Deal | None, at: float) -> None:
     """games.services: this process has just committed this state of ``match`` (``deal`` its
     current deal row), and held the match's lock at the moment ``at``; so the state serves as a
     version read that began at ``at``. The rows are not changed afterwards."""
-    match.deal_id = deal.pk if deal is not None else None  # type: ignore[attr-defined]
-    match.deal_seq = deal.seq if deal is not None else None  # type: ignore[attr-defined]
-    match.deal_status = deal.status if deal is not None else None  # type: ignore[attr-defined]
-    match.deal_deadline = deal.turn_deadline if deal is not None else None  # type: ignore[attr-defined]
-    cache.put(VERSIONS, match.table_id, at, match, unless=lambda kept: kept >= at)
+    row = VersionRow(match, DealVersion.of(deal))  # the deal's version as committed
+    cache.put(VERSIONS, match.table_id, at, row, unless=lambda kept: kept >= at)
 
 
-def _recent_version_row(table_id: int, fresh_since: float | None) -> Match | None:
+def _recent_version_row(table_id: int, fresh_since: float | None) -> VersionRow | None:
     if fresh_since is not None:
         hit = cache.peek(VERSIONS, table_id)
         if hit is not None and hit[0] >= fresh_since:
-            match: Match | None = hit[1]  # read after the moment asked for: holds every change
-            return match
+            kept: VersionRow | None = hit[1]  # read after the moment asked for: every change
+            return kept
     began = time.monotonic()
-    match = _version_row(table_id)
-    cache.put(VERSIONS, table_id, began, match, unless=lambda kept: kept >= began)
-    return match
+    row = _version_row(table_id)
+    cache.put(VERSIONS, table_id, began, row, unless=lambda kept: kept >= began)
+    return row
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,27 +159,28 @@ class _Built:
 _build_locks = [threading.Lock() for _ in range(64)]  # by table: one builder per table at a time
 
 
-def _deal_row(match: Match) -> Deal | None:
-    """The current deal's version read with ``match`` by :func:`_version_row` (None before the
-    first deal): read in the same statement as the match, so consistent with it."""
-    if match.deal_id is None:  # type: ignore[attr-defined]  # the columns of _version_row
+def _deal_row(row: VersionRow) -> Deal | None:
+    """The current deal's row as far as its version tells (None before the first deal), for the
+    engine's state and the page: the columns read with the match, so consistent with it."""
+    if row.deal is None:
         return None
     return Deal(
-        pk=match.deal_id,  # type: ignore[attr-defined]
-        match_id=match.pk,
-        number=match.current_deal,
-        seq=match.deal_seq,  # type: ignore[attr-defined]
-        status=match.deal_status,  # type: ignore[attr-defined]
-        turn_deadline=match.deal_deadline,  # type: ignore[attr-defined]
+        pk=row.deal.id,
+        match_id=row.match.pk,
+        number=row.match.current_deal,
+        seq=row.deal.seq,
+        status=row.deal.status,
+        turn_deadline=row.deal.deadline,
     )
 
 
-def _state(table: Table, match: Match | None, seat: int | None) -> dict[str, Any]:
+def _state(table: Table, row: VersionRow | None, seat: int | None) -> dict[str, Any]:
     if seat is not None and seat not in range(table.seat_count):
         seat = None
-    if match is None:  # no match yet: seats may still change, nothing is cached
+    if row is None:  # no match yet: seats may still change, nothing is cached
         return _assemble(_build(table, None, None, set()), seat)
-    deal_row = _deal_row(match)
+    match = row.match
+    deal_row = _deal_row(row)
     # every column the page shows or is rebuilt from (a match row is saved, so ``updated_at``
     # moves, whenever its points, levels or ladder change)
     version = version_of(match, deal_row, table)

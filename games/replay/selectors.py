@@ -16,18 +16,23 @@ deal) only once its source deal's record is.
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from django.core.cache import cache
 from django.db.models import Max
 
+from config.versioned_cache import cached
 from engine.errors import EngineError
+from engine.game import Game
 from games.models import Challenge, Deal, Match, TableSeat
 from games.play import engine_state
 from games.tables.access import deal_public, table_viewable
 
 __all__ = [
+    "DealReplay",
+    "ReplayDealRef",
     "ReplayError",
+    "ReplaySeat",
     "deal_for_replay",
     "deal_record",
     "deal_record_public",
@@ -38,6 +43,8 @@ __all__ = [
 
 #: How long a deal's computed steps are kept (a finished deal's record never changes).
 CACHE_SECONDS = 3600
+#: The namespace of a deal's computed steps in the shared cache (config.versioned_cache).
+REPLAY_CACHE = "replay"
 
 
 class ReplayError(RuntimeError):
@@ -118,58 +125,103 @@ def table_replay_deal(*, table_id: int, user: Any) -> Deal | None:
 
 
 def _steps(deal: Deal) -> list[dict[str, Any]]:
-    key = f"luzi:replay:{deal.pk}:{deal.finished_at.isoformat() if deal.finished_at else ''}"
-    steps: list[dict[str, Any]] | None = cache.get(key)
-    if steps is None:
+    """The deal's steps as JSON, computed once per deal and finishing time (config.versioned_cache:
+    a deal that does not replay keeps nothing)."""
+
+    def build() -> list[dict[str, Any]]:
         game = engine_state.game_of(deal.match)
         try:
-            steps = [s.to_json() for s in game.replay_steps(deal.record)]
+            return [s.to_json() for s in game.replay_steps(deal.record)]
         except EngineError as exc:
             raise ReplayError(f"deal {deal.pk} does not replay: {exc}") from exc
-        cache.set(key, steps, CACHE_SECONDS)
-    return steps
+
+    return cached(
+        REPLAY_CACHE, (deal.pk,), version=deal.finished_at, build=build, timeout=CACHE_SECONDS
+    )
 
 
-def deal_replay(deal: Deal) -> dict[str, Any]:
+class ReplayDealRef(NamedTuple):
+    """One of a match's replayable deals, as the replay page links it."""
+
+    id: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaySeat:
+    """A seat as the replay page names it: its player (the record's name when the seat is gone),
+    whether a bot played it, and its side."""
+
+    seat: int
+    player: str
+    bot: bool
+    side: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "player": self.player, "bot": self.bot, "side": self.side}
+
+
+@dataclass(frozen=True, slots=True)
+class DealReplay:
+    """What the replay page draws of a deal (:func:`deal_replay`); :meth:`to_json` is the page's
+    script's configuration."""
+
+    deal: Deal
+    match: Match
+    deals: tuple[ReplayDealRef, ...]  # the match's replayable deals, in order
+    game: Game
+    seats: tuple[ReplaySeat, ...]
+    steps: list[dict[str, Any]]  # every step: ``action``, ``view``, ``hands``, ``extra``
+
+    def to_json(self) -> dict[str, Any]:
+        deal, match, table = self.deal, self.match, self.match.table
+        return {
+            "deal": {
+                "id": deal.pk,
+                "number": deal.number,
+                "dealer": deal.dealer_seat,
+                "level_rank": deal.level_rank,
+                "result": deal.result,
+                "points": deal.points,
+                "finish": deal.finishing_order,
+            },
+            "match": {
+                "id": match.pk,
+                "deals": [{"id": d.id, "number": d.number} for d in self.deals],
+                "deals_per_match": match.deals_per_match,
+            },
+            "table": {"id": table.pk, "name": table.name},
+            "game": self.game.key,
+            "seatCount": self.game.seat_count,
+            "seats": [s.to_json() for s in self.seats],
+            "steps": self.steps,
+        }
+
+
+def deal_replay(deal: Deal) -> DealReplay:
     """What the replay page draws: the deal, its seats (names, bots, sides), its match's other
-    replayable deals, and every step (``action``, ``view``, ``hands``, ``extra``)."""
+    replayable deals, and every step."""
     match = deal.match
-    table = match.table
     game = engine_state.game_of(match)
-    seats = {
-        s.seat: s
-        for s in TableSeat.objects.filter(table=table).select_related("player").order_by("seat")
-    }
+    rows = TableSeat.objects.filter(table_id=match.table_id).select_related("player")
+    seats = {s.seat: s for s in rows.order_by("seat")}
     record = deal_record(deal)
     names = record.get("headers", {}).get("seats") or []
-    return {
-        "deal": {
-            "id": deal.pk,
-            "number": deal.number,
-            "dealer": deal.dealer_seat,
-            "level_rank": deal.level_rank,
-            "result": deal.result,
-            "points": deal.points,
-            "finish": deal.finishing_order,
-        },
-        "match": {
-            "id": match.pk,
-            "deals": [{"id": d.pk, "number": d.number} for d in match_replay_deals(match)],
-            "deals_per_match": match.deals_per_match,
-        },
-        "table": {"id": table.pk, "name": table.name},
-        "game": game.key,
-        "seatCount": game.seat_count,
-        "seats": [
-            {
-                "seat": s,
-                "player": seats[s].player.name
+    return DealReplay(
+        deal=deal,
+        match=match,
+        deals=tuple(ReplayDealRef(d.pk, d.number) for d in match_replay_deals(match)),
+        game=game,
+        seats=tuple(
+            ReplaySeat(
+                seat=s,
+                player=seats[s].player.name
                 if s in seats
                 else (names[s] if s < len(names) else f"#{s + 1}"),
-                "bot": bool(seats[s].player.is_bot) if s in seats else False,
-                "side": game.side_of(s),
-            }
+                bot=bool(seats[s].player.is_bot) if s in seats else False,
+                side=game.side_of(s),
+            )
             for s in range(game.seat_count)
-        ],
-        "steps": _steps(deal),
-    }
+        ),
+        steps=_steps(deal),
+    )

@@ -37,7 +37,6 @@ from rest_framework.views import APIView
 
 from config.exceptions import ApplicationError
 from games.models import Challenge, Deal, Match, Table
-from games.play import engine_state
 from games.play.table_ui import game_table_ui, page_words
 from games.replay.challenge import LeaderRow, challenge_start, deal_leaderboard
 from games.replay.selectors import (
@@ -103,16 +102,15 @@ def _deal_or_404(request: HttpRequest, pk: int) -> Deal:
 def deal_replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A finished deal step by step, every hand face up; its challenges' leaderboard."""
     deal = _deal_or_404(request, pk)
-    data = deal_replay(deal)
-    game = engine_state.game_of(deal.match)
+    replay = deal_replay(deal)
+    data = replay.to_json()
+    game = replay.game
     # the record names the seeds: offered once nothing still to be played can be dealt from them
     data["recordUrl"] = (
         reverse("api:deal_record", args=[deal.pk]) if deal_record_public(deal) else None
     )
     data["replayPath"] = reverse("games:deal_replay", args=[deal.pk])
-    data["dealPaths"] = {
-        str(d["id"]): reverse("games:deal_replay", args=[d["id"]]) for d in data["match"]["deals"]
-    }
+    data["dealPaths"] = {str(d.id): reverse("games:deal_replay", args=[d.id]) for d in replay.deals}
     share = request.build_absolute_uri(reverse("games:deal_replay", args=[deal.pk])) + "#challenge"
     ui = game_table_ui(game)
     data["ui"] = {key: value for key, value in ui.items() if key != "terms"}
@@ -125,7 +123,7 @@ def deal_replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "game_name": game.name_en if _english() else game.name_zh,
         "positions": range(game.seat_count),
         "leaderboard": deal_leaderboard(deal=deal, user=request.user),
-        "seats": data["seats"],
+        "seats": replay.seats,
         "share_url": share,
         "login_url": f"{reverse('accounts:login')}?next={deal_path(deal)}%23challenge",
     }

@@ -16,6 +16,8 @@ from django.db import transaction
 from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from config.versioned_cache import versioned_key
+
 logger = logging.getLogger(__name__)
 
 #: A rule: ``(table_id, user) -> False`` to refuse, ``None`` when it has nothing to say.
@@ -73,7 +75,7 @@ def deal_public(deal: Any) -> bool:
 # table: those changes are rare, and a check costs a few queries, so each socket pays one cache
 # read per push (shared by the sockets of a process, see :func:`access_epoch`) and seldom more.
 
-_EPOCH_KEY = "luzi:access:epoch"
+_EPOCH_KEY = versioned_key("access", "epoch", version=None)
 _epoch_lock = threading.Lock()
 _epoch_read: tuple[float, str] | None = None  # (when the read began, the token), this process
 

@@ -22,7 +22,7 @@ from games.play.practice import practice_table_open
 from games.play.table_ui import game_table_ui, page_words
 from games.tables import selectors as tables_selectors
 from games.tables.access import table_viewable
-from games.tables.context import table_context
+from games.tables.context import clock_page, table_context
 from games.tables.limits import table_open_throttled
 
 
@@ -197,6 +197,14 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "title": belongs.title if belongs is not None else table.title,
         "crumbs": belongs.links if belongs is not None else (),
         "game_name": game.name_en if english else game.name_zh,
+        "clock": None
+        if belongs is None
+        else clock_page(
+            state=belongs.clock_state,
+            seconds_left=belongs.clock_seconds_left,
+            url=belongs.clock_url,
+            rule=belongs.clock_rule,
+        ),
     }
     return render(request, "games/table.html", context)
 

@@ -846,7 +846,6 @@
     socket = new WebSocket(scheme + location.host + config.wsPath);
     setConn(retries ? "reconnecting" : "connecting");
     socket.onopen = function () {
-      retries = 0;
       socketUp = true;
       setConn("live");
       stopPolling();
@@ -855,8 +854,12 @@
     socket.onmessage = function (event) {
       var msg;
       try { msg = JSON.parse(event.data); } catch (e) { return; }
-      if (msg.type === "state") render(msg.state);
+      // The backoff starts over only with a state: a server out of Redis connections accepts
+      // and closes at once (1013, try again), and those pages must not all come back each second.
+      if (msg.type === "state") { retries = 0; render(msg.state); }
       if (msg.type === "pong") clearTimeout(pingTimer);
+      // the round's clock changed (static/clock.js reads it again)
+      if (msg.type === "clock") document.dispatchEvent(new CustomEvent("luzi:clock"));
     };
     socket.onclose = function () {
       socket = null;
@@ -866,7 +869,8 @@
       if (state) drawBanner();
       startPolling(); // keep the page fresh while the socket is away
       clearTimeout(reconnectTimer);
-      reconnectTimer = setTimeout(connect, Math.min(10000, 500 * Math.pow(2, Math.min(retries, 5))));
+      var backoff = Math.min(10000, 500 * Math.pow(2, Math.min(retries, 5)));
+      reconnectTimer = setTimeout(connect, backoff * (0.75 + Math.random() / 2)); // spread out
     };
   }
 

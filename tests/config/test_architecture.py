@@ -131,3 +131,27 @@ def test_the_rules_catch_a_breach() -> None:
     assert _room("tournaments.rounds.dashboard") is None
     order = ROOMS["tournaments"]
     assert order.index("draw") > order.index("rounds")
+
+
+def test_the_core_rooms_reach_the_formats_only_through_their_hooks() -> None:
+    """Duplicate play and the knockout stage plug into ordinary events through tournaments.formats
+    (registered in tournaments.apps): no module of results, standings, rounds or draw but their
+    entry points imports either format."""
+    core = ("results", "standings", "rounds", "draw")
+    formats = ("tournaments.duplicate", "tournaments.knockout")
+    found = []
+    asked = False
+    for module, imports in sorted(_graph().items()):
+        room = _room(module)
+        if room is None or room[0] != "tournaments" or room[1] not in core:
+            continue
+        asked = asked or "tournaments.formats" in imports
+        found += [
+            f"{module} imports {t}" for t in sorted(imports) if t.split(".")[:2] in _split(formats)
+        ]
+    assert found == []
+    assert asked  # the graph holds the imports: the core rooms do ask the hooks
+
+
+def _split(modules: tuple[str, ...]) -> list[list[str]]:
+    return [m.split(".") for m in modules]

@@ -111,6 +111,7 @@ def test_booleans(value: str, expected: bool) -> None:
         ("DEBUG", "maybe"),
         ("CONN_MAX_AGE", "-1"),
         ("DATABASE_POOL_SIZE", "-2"),
+        ("DATABASE_POOL_SIZE", "51"),
         ("SECURE_HSTS_SECONDS", "soon"),
         ("SECURE_COOKIES", "perhaps"),
         ("REDIS_MAX_CONNECTIONS", "many"),

@@ -111,9 +111,9 @@ def test_services_tasks_and_results_do_not_import_each_other() -> None:
         assert "games.tasks" not in graph[services]  # services queue tasks by name
     for services in ("tournaments.rounds.services", "tournaments.draw.services"):
         assert "tournaments.results.services" not in graph[services]
-    # The tallies stand alone: models, the bulk writer and the duplicate publication rule (a deal
-    # of a duplicate round counts once every table has played it), none of which reach back.
-    below = {"tournaments.models", "tournaments.common.bulk", "tournaments.duplicate.deals"}
+    # The tallies stand alone: models, the bulk writer and the formats' hooks (duplicate play's
+    # publication rule: a deal counts once every table has played it), none of which reach back.
+    below = {"tournaments.models", "tournaments.common.bulk", "tournaments.formats"}
     tallies = graph["tournaments.results.tallies"]
     assert not {m for m in tallies if m.startswith("tournaments.")} - below
     for module in below - {"tournaments.models"}:

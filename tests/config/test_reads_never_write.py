@@ -33,6 +33,7 @@ from tournaments.knockout.services import knockout_break, knockout_confirm, knoc
 from tournaments.models import KnockoutMatch, KnockoutStage
 from tournaments.results import table_sheet
 from tournaments.results.services import result_confirm, result_submit
+from tournaments.rounds import clock as rounds_clock
 from tournaments.rounds import services as rounds_services
 
 pytestmark = pytest.mark.django_db
@@ -93,6 +94,11 @@ def _duplicate_event(game: str, organizer: Any, *, started: bool = True) -> dict
     if started:
         play_all(matches[:1])
         play_deal(matches[1])
+        # the round's clock runs (its JSON, the table, projector and player pages read it);
+        # 小路子's is paused
+        rounds_clock.clock_start(round=round_, user=None, minutes=40)
+        if game == "xiaoluzi":
+            rounds_clock.clock_pause(round=round_, user=None)
     pairing = round_.pairings.order_by("number").first()
     return {
         "event": str(event.pk),

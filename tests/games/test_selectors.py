@@ -147,3 +147,17 @@ def test_an_action_is_answered_with_the_state_it_committed(
     assert answer["you"]["hand"] != hand  # the card left the hand
     fresh = selectors.table_state_of(table_id=table.pk, seat=seat)  # read from the database
     assert fresh == answer
+
+
+def test_the_version_read_carries_the_deal_beside_the_match_row() -> None:
+    """The current deal's version is read with the match and travels beside it, typed: the match
+    row holds its model's fields only (nothing read with it is left on it)."""
+    table, _users = people_table((0, 3))
+    match = services.match_start(table=table, seed=5)
+    row = selectors._version_row(table.pk)
+    assert row is not None and row.match.pk == match.pk and row.match.table.pk == table.pk
+    fields = {f.attname for f in Match._meta.concrete_fields}
+    assert set(vars(row.match)) <= fields | {"_state"}
+    deal = match.deals.get(number=match.current_deal)
+    assert row.deal == selectors.DealVersion.of(deal)
+    assert row.deal is not None and row.deal.deadline == deal.turn_deadline

@@ -192,7 +192,7 @@ def test_a_deal_counts_in_the_standings_only_once_every_table_has_finished_it() 
     event, round, _users = duplicate_event("xiaoluzi", 2, deals=2)
     first, second = start(round)
     before = event_standings_rows(event=event, kind="player")
-    assert all(r["points"] == 0 and r["duplicate"] == 0 for r in before)
+    assert all(r.points == 0 and r.duplicate == 0 for r in before)
     play_deal(first)  # table 1 finishes deal 1, table 2 still plays it
     deal1 = first.deals.get(number=1)
     assert deal1.status == Deal.Status.FINISHED and any(deal1.points)
@@ -202,13 +202,13 @@ def test_a_deal_counts_in_the_standings_only_once_every_table_has_finished_it() 
 
     event_tallies_refresh(event=event)
     rows = event_standings_rows(event=event, kind="player")
-    assert all(r["points"] == 0 and r["duplicate"] == 0 and r["deals"] == 0 for r in rows)
+    assert all(r.points == 0 and r.duplicate == 0 and r.deals == 0 for r in rows)
     play_deal(second)  # now both tables finished deal 1
     assert rounds_published([round.pk])[round.pk] == 1
     assert deal_public(deal1)
     event_tallies_refresh(event=event)
     rows = event_standings_rows(event=event, kind="player")
-    by_player = {r["player_id"]: r for r in rows}
+    by_player = {r.player_id: r for r in rows}
     seats = {
         (p.number, s.seat): s.player_id for p in round.pairings.all() for s in p.table.seats.all()
     }
@@ -216,11 +216,11 @@ def test_a_deal_counts_in_the_standings_only_once_every_table_has_finished_it() 
     d2 = second.deals.get(number=1).points
     for seat in range(4):
         a, b = seats[(1, seat)], seats[(2, seat)]
-        assert by_player[a]["points"] == d1[seat] and by_player[b]["points"] == d2[seat]
-        assert by_player[a]["duplicate"] == d1[seat] - d2[seat]
-        assert by_player[b]["duplicate"] == d2[seat] - d1[seat]
-        assert by_player[a]["deals"] == 1
-    ranked = [r["duplicate"] for r in rows]
+        assert by_player[a].points == d1[seat] and by_player[b].points == d2[seat]
+        assert by_player[a].duplicate == d1[seat] - d2[seat]
+        assert by_player[b].duplicate == d2[seat] - d1[seat]
+        assert by_player[a].deals == 1
+    ranked = [r.duplicate for r in rows]
     assert ranked == sorted(ranked, reverse=True)
     assert "duplicate" in standings_columns(event, "player")
     cols = list(standings_columns(event, "player"))
@@ -235,17 +235,17 @@ def test_matchpoints_and_team_sides_of_daguai() -> None:
 
     event_tallies_refresh(event=event)
     rows = event_standings_rows(event=event, kind="team")
-    assert sum(r["duplicate"] for r in rows) == 2 * 3 * 2  # per side: n(n-1) with n = 3 tables
+    assert sum(r.duplicate for r in rows) == 2 * 3 * 2  # per side: n(n-1) with n = 3 tables
     side_a = {
         p.team_a_id: m for p, m in zip(round.pairings.order_by("number"), matches, strict=True)
     }
     results = {team: m.deals.get(number=1).side_points["A"] for team, m in side_a.items()}
     expected = deal_scores(results)
-    by_team = {r["team_id"]: r for r in rows}
+    by_team = {r.team_id: r for r in rows}
     for team, score in expected.items():
-        assert by_team[team]["duplicate"] == score.matchpoints
+        assert by_team[team].duplicate == score.matchpoints
     units = event_standings_rows(event=event, kind="unit")
-    assert units[0]["duplicate"] == 12
+    assert units[0].duplicate == 12
 
 
 def test_a_bye_scores_the_average_matchpoints_of_each_deal() -> None:
@@ -256,9 +256,9 @@ def test_a_bye_scores_the_average_matchpoints_of_each_deal() -> None:
     round = draw_services.round_create_paired(event=event, confirm=True)
     matches = start(round)
     play_all(matches)
-    rows = {r["player_id"]: r for r in event_standings_rows(event=event, kind="player")}
+    rows = {r.player_id: r for r in event_standings_rows(event=event, kind="player")}
     bye = round.entries.get(pairing__isnull=True).player_id
-    assert rows[bye]["duplicate"] == 1  # 2 tables played the deal: n - 1
+    assert rows[bye].duplicate == 1  # 2 tables played the deal: n - 1
 
 
 # --- hidden information across tables -------------------------------------------------------------
@@ -389,14 +389,14 @@ def test_the_socket_of_another_table_of_a_running_duplicate_round_is_refused() -
 
 def test_the_swiss_draw_of_a_duplicate_event_follows_the_duplicate_standings() -> None:
     from games.models import Player
-    from tournaments.standings.selectors import duplicate_swiss_order as swiss_order
+    from tournaments.standings.selectors import format_swiss_order as swiss_order
 
     event, round, _users = duplicate_event("xiaoluzi", 2, deals=1)
     play_all(start(round))
     rows = event_standings_rows(event=event, kind="player")
-    players = list(Player.objects.filter(pk__in=[r["player_id"] for r in rows]).order_by("-pk"))
+    players = list(Player.objects.filter(pk__in=[r.player_id for r in rows]).order_by("-pk"))
     ordered = swiss_order(event, players)
-    assert [p.pk for p in ordered] == [r["player_id"] for r in rows]
+    assert [p.pk for p in ordered] == [r.player_id for r in rows]
     round2 = draw_services.round_create_paired(event=event, confirm=True)  # drawn through it
     assert round2.pairings.count() == 2
 

@@ -126,7 +126,7 @@ def test_standings_add_byes_and_break_ties_with_the_games_figures() -> None:
     columns = standings_columns(event, "player")
     assert "rating" in columns and "landlord_wins" in columns and columns[-1] == "tied"
     first = event_standings_rows(event=event, kind="player")[0]
-    assert first["rating"] == 3 and set(columns) <= set(first)
+    assert first.figures["rating"] == 3 and set(columns) <= set(first.as_dict())
 
 
 @pytest.mark.django_db
@@ -145,7 +145,8 @@ def test_xiaoluzi_standings_show_silver_declarations_and_slams_and_break_ties_in
     columns = standings_columns(event, "player")
     assert columns[-4:] == ("silver", "declared_won", "slams", "tied")
     plain = event_standings_rows(event=event, kind="player")
-    assert [(r["silver"], r["declared_won"], r["slams"]) for r in plain] == [
+    figures = [r.figures for r in plain]
+    assert [(f["silver"], f["declared_won"], f["slams"]) for f in figures] == [
         (5, 0, 0), (3, 2, 1), (3, 2, 0), (3, 1, 0), (0, 0, 0)
     ]  # fmt: skip
 
@@ -232,7 +233,7 @@ def test_simulate_event_runs_an_individual_event_through_celery(game: str) -> No
     code, out, _ = _run("verify_records", "--event", str(event.pk), "--json")
     assert code == 0 and json.loads(out)["ok"] is True
     rows = event_standings_rows(event=event, kind="player")
-    assert len(rows) == 9 and sum(int(r["points"]) for r in rows) == 0  # zero-sum, no bye points
+    assert len(rows) == 9 and sum(r.points for r in rows) == 0  # zero-sum, no bye points
     figure = "silver" if game == "xiaoluzi" else "rating"
     assert any(r[figure] for r in rows)
 

@@ -148,9 +148,9 @@ def test_rows_made_before_gain_the_counts_and_verify_clean(monkeypatch: pytest.M
     assert all(v > versions[pk] for pk, v in Event.objects.values_list("pk", "results_version"))
     rows = event_standings_rows(event=offline, kind="player")
     seats = dict(sheet_match.table.seats.values_list("player_id", "seat"))
-    by_seat = {seats[int(r["player_id"])]: r for r in rows}
-    assert [by_seat[s]["declared_won"] for s in range(4)] == [0, 1, 1, 0]
-    assert [by_seat[s]["slams"] for s in range(4)] == [0, 1, 1, 0]
+    by_seat = {seats[r.player_id]: r for r in rows}
+    assert [by_seat[s].figures["declared_won"] for s in range(4)] == [0, 1, 1, 0]
+    assert [by_seat[s].figures["slams"] for s in range(4)] == [0, 1, 1, 0]
 
     # and back again, so a deployment can roll back: the old rows, the old fingerprints
     _migrate(BEFORE)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from config.exceptions import ApplicationError
 from games.models import Player, Table
 from tournaments.common.i18n import join_list
+from tournaments.events import checkin
 from tournaments.events.organizers import event_organizer_require, round_log_add
 from tournaments.models import Event, Registration, Round, RoundEntry, RoundLog
 
@@ -108,7 +109,8 @@ def individual_tables_set(
     """Replace the tables of ``round`` (a locked draft of an individual event whose organizer is
     ``user``) by ``tables``: each the player ids seat by seat from seat 0, None where a bot sits.
 
-    Every registered player who is not withdrawn and not seated gets a bye. ``modes`` gives each
+    Every registered player who is not withdrawn and not seated gets a bye (when the event draws
+    only those checked in, every such player checked in for the round). ``modes`` gives each
     table's mode (default: the event's). Raises ApplicationError for a table of the wrong size, a
     bot where the event gives byes, a table of bots only, a player seated twice, not registered
     or withdrawn, changing nothing.
@@ -117,6 +119,9 @@ def individual_tables_set(
 
     event = round.event
     players, byes = _checked_tables(event, tables, modes)
+    if event.draw_checked_in_only:  # a player not checked in gets no table and no bye
+        present = checkin.checked_in_player_ids(event, round.number)
+        byes = [p for p in byes if p in present]
     old_tables = list(round.pairings.values_list("table_id", flat=True))
     old_bots = list(
         Player.objects.filter(is_bot=True, seats__table_id__in=old_tables).values_list(

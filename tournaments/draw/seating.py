@@ -24,7 +24,7 @@ from tournaments.common.i18n import join_list
 from tournaments.draw import players as algo
 from tournaments.models import Event, Pairing, PairingTally, Registration, Round, RoundEntry
 from tournaments.results.tallies import event_tallies_refresh
-from tournaments.standings.selectors import duplicate_swiss_order
+from tournaments.standings.selectors import format_swiss_order
 from tournaments.standings.totals import event_player_standings
 
 __all__ = ["individual_draw", "individual_players_ready", "individual_round_fill", "table_seat"]
@@ -93,8 +93,8 @@ def individual_draw(event: Event, players: Sequence[Player], number: int) -> alg
         ranked = [row.player for row in event_player_standings(event=event)]
         ordered = [by_id[p] for p in ranked if p in by_id]
         ordered += [p for p in players if p.pk not in set(ranked)]
-        if event.duplicate:  # drawn by the duplicate standings
-            ordered = duplicate_swiss_order(event, ordered)
+        # a format's ranking (duplicate play: by the duplicate standings)
+        ordered = format_swiss_order(event, ordered)
     field = [
         algo.PairingPlayer(
             id=p.pk,

@@ -33,14 +33,12 @@ from engine.duplicate import DealtDeal, dealt_deals, first_dealer, plays_duplica
 from engine.registry import get_game
 from games.models import Deal, FigureStep, Match, Table, TableSeat
 from tournaments.duplicate.scoring import DealScore, bye_score, deal_scores
-from tournaments.events.memberships import player_units
 from tournaments.models import (
     DuplicateScoring,
     Event,
     Pairing,
     Round,
     RoundEntry,
-    Team,
 )
 
 #: A deal number above any match's: every deal of the round is published.
@@ -56,7 +54,6 @@ __all__ = [
     "round_deal_sheets",
     "rounds_published",
     "sheet_public",
-    "standings_rows",
     "table_rule",
     "tally_matches_publish",
 ]
@@ -69,6 +66,23 @@ def deal_seed_new() -> int:
     """A fresh seed for a duplicate round, drawn when the round is created (or when the option is
     turned on for rounds not started yet), never when a page is read."""
     return secrets.randbits(62)
+
+
+def event_deal_seed_new(event: Event) -> int | None:
+    """tournaments.formats: a new round of a duplicate event draws its seed when it is created
+    (its deal sheets show before it starts); None for an event that is not duplicate."""
+    return deal_seed_new() if event.duplicate else None
+
+
+def round_watched(round: Round) -> bool | None:
+    """tournaments.formats: a running duplicate round's tables are not watched live."""
+    return False if round.event.duplicate and round.status == Round.Status.RUNNING else None
+
+
+def tally_round_wide(pairing: Mapping[str, Any]) -> bool | None:
+    """tournaments.formats: a deal scored at a duplicate round's table may publish that deal at
+    every table of the round."""
+    return True if pairing["round__event__duplicate"] else None
 
 
 def round_deal_seed(round: Round) -> int | None:
@@ -176,12 +190,12 @@ def table_rule(table_id: int, user: Any) -> bool | None:
 
 
 def tally_matches_publish(
-    rows: Sequence[Mapping[str, Any]], latest: dict[int, dict[str, Any]], *, full: bool = True
+    rows: Sequence[Mapping[str, Any]], latest: dict[int, dict[str, Any]], full: bool = True
 ) -> None:
-    """tournaments.results.services: replace each duplicate round's match (in ``latest``, by table)
-    by what its published deals make of it: points and figures after the last published deal, not
-    finished (no winner) while a deal of it is unpublished; ``published`` names the last deal the
-    tally may count. ``rows`` are the pairings (``round_id``, ``round__event__duplicate``).
+    """tournaments.formats (the tallies): replace each duplicate round's match (in ``latest``, by
+    table) by what its published deals make of it: points and figures after the last published
+    deal, not finished (no winner) while a deal of it is unpublished; ``published`` names the last
+    deal the tally may count. ``rows`` are the pairings (``round_id``, ``round__event__duplicate``).
 
     Such a match's ``fingerprint`` names the match and its last published deal, which decide all
     of it (finished deals never change; a result entered again is a new match): without ``full``
@@ -269,8 +283,8 @@ def tally_matches_publish(
 def deals_published(
     deals: Mapping[int, list[dict[str, Any]]], latest: Mapping[int, dict[str, Any]]
 ) -> None:
-    """tournaments.results.services: drop from ``deals`` (by match) those after a match's published
-    ones."""
+    """tournaments.formats (the tallies): drop from ``deals`` (by match) those after a match's
+    published ones."""
     for match in latest.values():
         last = match.get("published")
         if last is not None and match["id"] in deals:
@@ -412,79 +426,6 @@ def duplicate_totals(*, event: Event) -> DuplicateTotals:
     return DuplicateTotals(dict(teams), dict(players), dict(deals_counted))
 
 
-def _number(value: float, scoring: str) -> float | int:
-    return int(value) if scoring == DuplicateScoring.MATCHPOINTS else round(value, 2)
-
-
-def _rerank(rows: list[dict[str, object]], key: Any) -> list[dict[str, object]]:
-    rows = sorted(rows, key=key)
-    for i, row in enumerate(rows):
-        same_before = i > 0 and key(rows[i - 1]) == key(row)
-        same_after = i + 1 < len(rows) and key(rows[i + 1]) == key(row)
-        row["rank"] = rows[i - 1]["rank"] if same_before else i + 1
-        row["tied"] = same_before or same_after
-    return rows
-
-
-def standings_rows(
-    *, event: Event, kind: str, rows: list[dict[str, object]]
-) -> list[dict[str, object]]:
-    """A duplicate event's standings: ``rows`` (the ordinary ones, whose figures count only
-    published deals) with the duplicate score as ``duplicate``, ranked by it, then by the points,
-    then as before."""
-    totals = duplicate_totals(event=event)
-    scoring = event.duplicate_scoring
-    if kind == "team":
-        for row in rows:
-            row["duplicate"] = _number(totals.teams.get(int(str(row["team_id"])), 0.0), scoring)
-    elif kind == "player":
-        from tournaments.models import TeamMember
-
-        if event.is_individual:
-            for row in rows:
-                value = totals.players.get(int(str(row["player_id"])), 0.0)
-                row["duplicate"] = _number(value, scoring)
-        else:  # a team event's players share their side's score
-            team_of = dict(
-                TeamMember.objects.filter(event=event).values_list("player_id", "team_id")
-            )
-            for row in rows:
-                team = team_of.get(int(str(row["player_id"])))
-                row["duplicate"] = _number(totals.teams.get(team or 0, 0.0), scoring)
-    else:
-        return _unit_rows(event, rows, totals)
-    order = {id(row): i for i, row in enumerate(rows)}
-    return _rerank(rows, lambda r: (-float(r["duplicate"]), -int(r["points"]), order[id(r)]))
-
-
-def _unit_rows(
-    event: Event, rows: list[dict[str, object]], totals: DuplicateTotals
-) -> list[dict[str, object]]:
-    """Units of a duplicate event: a team event's units add up their teams' duplicate scores; an
-    individual event's add up their best ``unit_best`` players by duplicate score."""
-    scoring = event.duplicate_scoring
-    if event.is_individual:
-        units = player_units(event)
-        registered = set(units)
-        members: dict[int, list[float]] = defaultdict(list)
-        for player in registered:
-            unit = units.get(player)
-            if unit is not None:
-                members[unit].append(totals.players.get(player, 0.0))
-        for row in rows:
-            found = sorted(members.get(int(str(row["unit_id"])), []), reverse=True)
-            row["duplicate"] = _number(sum(found[: event.unit_best]), scoring)
-    else:
-        by_unit: dict[int, float] = defaultdict(float)
-        for team, unit in Team.objects.filter(event=event).values_list("pk", "unit_id"):
-            if unit is not None:
-                by_unit[unit] += totals.teams.get(team, 0.0)
-        for row in rows:
-            row["duplicate"] = _number(by_unit.get(int(str(row["unit_id"])), 0.0), scoring)
-    order = {id(row): i for i, row in enumerate(rows)}
-    return _rerank(rows, lambda r: (-float(r["duplicate"]), -int(r["points"]), order[id(r)]))
-
-
 # --- deal sheets (发牌单) and offline tables ------------------------------------------------------
 
 
@@ -562,6 +503,13 @@ def round_deal_sheets(round: Round) -> list[SheetDeal]:
         )
         for d in deals
     ]
+
+
+def sheet_entered(pairing: Pairing, match: Match) -> None:
+    """tournaments.formats: an offline table's sheet was entered; at a duplicate round each
+    entered deal k is deal k of the round's deal sheets."""
+    if pairing.round.event.duplicate:
+        offline_deals_mark(pairing, match)
 
 
 def offline_deals_mark(pairing: Pairing, match: Match) -> None:

@@ -35,10 +35,28 @@ class _EventFields(forms.Form):
     pairing_format = forms.ChoiceField(label=_lazy("pairing format"), choices=PairingFormat.choices)
     base_score = forms.IntegerField(label=_lazy("base score (底分)"), min_value=1, initial=1)
     deals_per_match = forms.IntegerField(label=_lazy("deals per match"), min_value=1)
+    round_minutes = forms.IntegerField(
+        label=_lazy("round length (minutes)"),
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text=_lazy(
+            "The round clock's length; empty: no clock. When it runs out, online tables finish "
+            "the deal in play and deal no new one."
+        ),
+    )
     is_private = forms.BooleanField(
         label=_lazy("private"),
         required=False,
         help_text=_lazy("Only its organizers see a private event."),
+    )
+    draw_checked_in_only = forms.BooleanField(
+        label=_lazy("draw only those checked in"),
+        required=False,
+        help_text=_lazy(
+            "Each round draws only the players (or teams) checked in for it: an absent player "
+            "gets no table, an absent team a bye of 0 points."
+        ),
     )
     starts_on = forms.DateField(label=_lazy("starts on"), required=False, widget=_DATE)
     ends_on = forms.DateField(label=_lazy("ends on"), required=False, widget=_DATE)
@@ -77,8 +95,10 @@ class _EventFields(forms.Form):
             deals_per_match=data["deals_per_match"],
             rule_options=options_from_form(self.option_specs, data, stored),
             is_private=bool(data.get("is_private")),
+            draw_checked_in_only=bool(data.get("draw_checked_in_only")),
             starts_on=data.get("starts_on"),
             ends_on=data.get("ends_on"),
+            round_minutes=data.get("round_minutes"),
         )
 
 
@@ -131,6 +151,8 @@ class EventSettingsForm(_EventFields):
             "base_score": event.base_score,
             "deals_per_match": event.deals_per_match,
             "is_private": event.is_private,
+            "draw_checked_in_only": event.draw_checked_in_only,
+            "round_minutes": event.round_minutes,
             "starts_on": event.meet.starts_on,
             "ends_on": event.meet.ends_on,
         }
@@ -157,8 +179,10 @@ class EventSettingsForm(_EventFields):
             deals_per_match=event.deals_per_match,
             rule_options=event.rule_options,
             is_private=settings.is_private,
+            draw_checked_in_only=settings.draw_checked_in_only,
             starts_on=settings.starts_on,
             ends_on=settings.ends_on,
+            round_minutes=settings.round_minutes,
         )
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from games.models import Deal, FigureStep, Match, TableSeat
 from tournaments.common.sides import seat_side, side_figure, side_figure_start
 from tournaments.common.sorting import natural_key
+from tournaments.common.standings_rows import PlayerRow
 from tournaments.duplicate import deals as duplicate
 from tournaments.events.organizers import event_is_organizer, event_is_referee
 from tournaments.events.selectors import (
@@ -30,6 +31,7 @@ from tournaments.models import (
     Unit,
 )
 from tournaments.results.deal_notes import levels_why
+from tournaments.rounds.clock import round_clock_page
 from tournaments.standings.apis import standings_rows_fresh
 from tournaments.standings.selectors import (
     figure_label,
@@ -73,8 +75,15 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tie_breaks": event.tie_break_labels(),
             "is_organizer": event_is_organizer(event=event, user=request.user),
             "is_referee": event_is_referee(event=event, user=request.user),
+            "clock": _running_clock(event),
         },
     )
+
+
+def _running_clock(event: Any) -> dict[str, object] | None:
+    """The clock of the event's running round, for its pages (None without one)."""
+    running = event.rounds.filter(status=Round.Status.RUNNING).order_by("-number").first()
+    return round_clock_page(running)
 
 
 def _ladder_svg_points(steps: list[tuple[int, int]], width: int = 240, height: int = 120) -> str:
@@ -284,7 +293,11 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
         entry = get_object_or_404(
             Registration.objects.select_related("player"), event=event, player_id=player
         )
-    rows = [r for r in standings_rows_fresh(event, "player") if r["player_id"] == player]
+    rows = [
+        r
+        for r in standings_rows_fresh(event, "player")
+        if isinstance(r, PlayerRow) and r.player_id == player
+    ]
     tallies = (
         PlayerTally.objects.filter(event=event, player_id=player)
         .select_related("tally__pairing__round", "tally__pairing__table")
@@ -313,5 +326,6 @@ def player_detail(request: HttpRequest, pk: int, player: int) -> HttpResponse:
             "tallies": tallies,
             "units": units,
             "live": live,
+            "clock": _running_clock(event),
         },
     )

@@ -98,6 +98,9 @@ class EventSettings:
     is_private: bool
     starts_on: date | None = None
     ends_on: date | None = None
+    draw_checked_in_only: bool = False
+    #: the round clock's length in minutes (None: no clock); may change after rounds started
+    round_minutes: int | None = None
 
 
 def _checked(event: Event) -> None:
@@ -186,6 +189,8 @@ def event_create(
         rule_options=options,
         pairing_format=settings.pairing_format,
         is_private=settings.is_private,
+        draw_checked_in_only=settings.draw_checked_in_only,
+        round_minutes=settings.round_minutes,
         status=Event.Status.DRAFT,
     )
     _checked(event)
@@ -235,6 +240,8 @@ def event_settings_update(*, event: Event, user: User, settings: EventSettings) 
     event.deals_per_match = settings.deals_per_match
     event.rule_options = options
     event.is_private = settings.is_private
+    event.draw_checked_in_only = settings.draw_checked_in_only
+    event.round_minutes = settings.round_minutes
     _checked(event)
     meet = event.meet
     dates = (settings.starts_on, settings.ends_on)

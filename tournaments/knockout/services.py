@@ -21,7 +21,7 @@ from engine.game import UnknownGameError
 from engine.registry import get_game
 from games.models import Match, Player, Table
 from tournaments.common.i18n import join_list
-from tournaments.draw import services as draw_services
+from tournaments.draw import drawers
 from tournaments.events import organizers as common_organizers
 from tournaments.knockout import bracket as plan_
 from tournaments.knockout.decided import DECIDED_WALKOVER
@@ -39,7 +39,6 @@ from tournaments.models import (
     KnockoutMatch,
     KnockoutStage,
     Pairing,
-    PairingTally,
     Registration,
     Round,
     RoundLog,
@@ -382,23 +381,16 @@ def _seat_match(
     round: Round, stage: KnockoutStage, seeds: Sequence[int], number: int, mode: str
 ) -> Pairing:
     """Seat the entrants ``seeds`` (seat order) at a new table of ``round``."""
-    event = stage.event
+    return drawers.seat_entrants(round, _entrants(stage, seeds), number, mode)
+
+
+def _entrants(stage: KnockoutStage, seeds: Sequence[int]) -> list[Team | Player]:
+    """The teams (or players) of the seeds ``seeds``, in that order."""
     by_seed = {
         e.seed: e for e in stage.entrants.select_related("team", "player").filter(seed__in=seeds)
     }
-    if event.is_individual:
-        from tournaments.draw.seating import table_seat
-
-        return table_seat(
-            round=round, players=[by_seed[s].player for s in seeds], number=number, mode=mode
-        )
-    team_a, team_b = (by_seed[s].team for s in seeds)
-    assert team_a is not None and team_b is not None
-    pairing = draw_services.pairing_create(
-        round=round, team_a=team_a, team_b=team_b, number=number, mode=Table.Mode(mode)
-    )
-    PairingTally.objects.create(pairing=pairing, event_id=event.pk, team_a=team_a, team_b=team_b)
-    return pairing
+    found = [by_seed[s].player if stage.event.is_individual else by_seed[s].team for s in seeds]
+    return [e for e in found if e is not None]
 
 
 def _confirmed(round: Round, user: User | None, detail: str) -> Round:
@@ -414,10 +406,16 @@ def _round_draw(stage: KnockoutStage, number: int, user: User | None) -> Round |
     if not matches:
         return None
     size = match_size(stage.event)
-    round = rounds_services.round_create(event=stage.event)
-    for table, planned in enumerate(matches, start=1):
+    drawer = drawers.drawer_for(stage.event, drawers.KNOCKOUT)
+    tables = []
+    for planned in matches:
         assert planned.entrants is not None
-        pairing = _seat_match(round, stage, planned.entrants, table, stage.event.table_mode)
+        tables.append(_entrants(stage, planned.entrants))
+    who = [entrant for table in tables for entrant in table]
+    round = rounds_services.round_create(event=stage.event)
+    seated = drawer(drawers.DrawRequest(round=round, who=who, bracket=tables))
+    for planned, pairing in zip(matches, seated.pairings, strict=True):
+        assert planned.entrants is not None
         final = planned.lo == 1 and planned.hi - planned.lo + 1 == size
         KnockoutMatch.objects.create(
             stage=stage,
@@ -430,7 +428,7 @@ def _round_draw(stage: KnockoutStage, number: int, user: User | None) -> Round |
             deals=stage.final_deals if final else stage.deals_per_match,
             to_a=stage.to_a,
         )
-    return _confirmed(round, user, f"knockout round {number}: {len(matches)} tables")
+    return _confirmed(round, user, f"knockout round {number}: {seated.detail}")
 
 
 @transaction.atomic

@@ -6,9 +6,11 @@ rest of the site imports models from here):
 * :mod:`~tournaments.models.results`: tallies, running totals, offline results;
 * :mod:`~tournaments.models.knockout`: the knockout stage;
 * :mod:`~tournaments.models.staff`: an event's referees;
-* :mod:`~tournaments.models.sheets`: deals entered at the table by its players.
+* :mod:`~tournaments.models.sheets`: deals entered at the table by its players;
+* :mod:`~tournaments.models.checkin`: check-ins before a round.
 """
 
+from tournaments.models.checkin import CheckIn
 from tournaments.models.events import (
     DuplicateScoring,
     Event,
@@ -35,11 +37,20 @@ from tournaments.models.results import (
     ResultSubmission,
     TallyStatus,
 )
-from tournaments.models.rounds import Pairing, Round, RoundAction, RoundEntry, RoundLog, RoundStatus
+from tournaments.models.rounds import (
+    Pairing,
+    Round,
+    RoundAction,
+    RoundClock,
+    RoundEntry,
+    RoundLog,
+    RoundStatus,
+)
 from tournaments.models.sheets import SheetDeal, SheetDealStatus
 from tournaments.models.staff import EventReferee
 
 __all__ = [
+    "CheckIn",
     "DuplicateScoring",
     "Event",
     "EventReferee",
@@ -59,6 +70,7 @@ __all__ = [
     "ResultSubmission",
     "Round",
     "RoundAction",
+    "RoundClock",
     "RoundEntry",
     "RoundLog",
     "RoundStatus",

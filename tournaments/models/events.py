@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import translation
@@ -214,6 +215,16 @@ class Event(models.Model):
     base_score = models.PositiveIntegerField(_("base score (底分)"), default=1)
     deals_per_match = models.PositiveSmallIntegerField(_("deals per match"), default=3)
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round length (minutes)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(600)],
+        help_text=_(
+            "The round clock's length; empty: no clock. When it runs out, online tables finish "
+            "the deal in play and deal no new one."
+        ),
+    )
     pairing_format = models.CharField(
         _("pairing format"), max_length=12, choices=PairingFormat.choices, default="swiss"
     )
@@ -279,6 +290,14 @@ class Event(models.Model):
         help_text=_(
             "Draw Swiss round 1 by the players' ratings (the top half against the bottom half) "
             "instead of at random, and break ties at the knockout's cut by rating."
+        ),
+    )
+    draw_checked_in_only = models.BooleanField(
+        _("draw only those checked in"),
+        default=False,
+        help_text=_(
+            "Each round draws only the players (or teams) checked in for it: an absent player "
+            "gets no table, an absent team a bye of 0 points."
         ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

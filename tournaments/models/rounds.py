@@ -137,6 +137,14 @@ class RoundEntry(models.Model):
         on_delete=models.CASCADE,
         related_name="entries",
     )
+    absent = models.BooleanField(
+        _("absent"),
+        default=False,
+        help_text=_(
+            "A team that was not checked in for the round: no table, and a bye of 0 points "
+            "(not a win)."
+        ),
+    )
 
     class Meta:
         verbose_name = _("round entry")
@@ -168,6 +176,7 @@ class RoundAction(models.TextChoices):
     RESULT_SUBMITTED = "result_submitted", _("result submitted")
     RESULT_CONFIRMED = "result_confirmed", _("result confirmed")
     RESULT_REJECTED = "result_rejected", _("result rejected")
+    CLOCK = "clock", _("clock")
 
 
 class RoundLog(models.Model):
@@ -202,3 +211,30 @@ class RoundLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.action}"
+
+
+class RoundClock(models.Model):
+    """A round's clock, once an organizer started it: its length, when it started, the pauses and
+    the minutes added. The time left is computed from these (tournaments.rounds.clock), never
+    stored as it runs."""
+
+    round = models.OneToOneField(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="clock"
+    )
+    minutes = models.PositiveSmallIntegerField(_("length (minutes)"))
+    started_at = models.DateTimeField(_("started"))
+    #: set while the clock is paused: when the pause began
+    paused_at = models.DateTimeField(_("paused since"), null=True, blank=True)
+    #: the seconds of the pauses that ended
+    paused_seconds = models.PositiveIntegerField(_("paused (seconds)"), default=0)
+    extra_minutes = models.PositiveSmallIntegerField(_("minutes added"), default=0)
+
+    class Meta:
+        verbose_name = _("round clock")
+        verbose_name_plural = _("round clocks")
+        constraints = [
+            models.CheckConstraint(condition=Q(minutes__gte=1), name="roundclock_minutes_min_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.minutes} min"

@@ -16,7 +16,7 @@ from config.exceptions import ApplicationError, ConflictError
 from engine.registry import get_game
 from games.models import Match, Table
 from games.offline.services import offline_match_record, offline_match_score
-from tournaments.duplicate import deals as duplicate
+from tournaments import formats
 from tournaments.events.organizers import event_result_require, round_log_add
 from tournaments.formats import table_deals
 from tournaments.models import (
@@ -109,10 +109,8 @@ def _record_args(pairing: Pairing, sheet: dict[str, Any]) -> dict[str, Any]:
 
 
 def _record(pairing: Pairing, sheet: dict[str, Any]) -> Match:
-    event = pairing.round.event
     match = offline_match_record(**_record_args(pairing, sheet))
-    if event.duplicate:  # each entered deal k is deal k of the round's deal sheets
-        duplicate.offline_deals_mark(pairing, match)
+    formats.sheet_entered(pairing, match)  # duplicate play: which of the round's deals each was
     return match
 
 

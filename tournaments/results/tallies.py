@@ -8,7 +8,8 @@ in the transaction that wrote a table's scored rows (games' ``match_scored``): t
 every result as it is written, and no page request rebuilds them (reads never write).
 
 The tallies stand alone: they read games' rows and write tournaments' tally rows, and import no
-other module of tournaments but its models (results, services and the pages all use them).
+other module of tournaments but its models and the formats' hooks (a duplicate round counts a deal
+only once every table played it); results, services and the pages all use them.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from django.dispatch import Signal
 
 from engine.registry import get_game
 from games.models import Deal, Match, TableSeat
+from tournaments import formats
 from tournaments.common.bulk import rows_update
-from tournaments.duplicate import deals as duplicate
 from tournaments.models import Event, Pairing, PairingTally, PlayerTally, PlayerTotal, Round
 
 __all__ = [
@@ -120,7 +121,7 @@ def _stale(
     ):
         latest[match["table_id"]] = match
     # a duplicate round's deals count only once every table has played them
-    duplicate.tally_matches_publish(rows, latest, full=lock)
+    formats.tally_matches_publish(rows, latest, full=lock)
     tallies_qs = PairingTally.objects.filter(pairing_id__in=[r["pk"] for r in rows])
     if lock:
         tallies_qs = tallies_qs.select_for_update()
@@ -169,7 +170,7 @@ def _tallies_rebuild(ids: list[int]) -> int:
         .values("match_id", "number", "finishing_order", "result")
     ):
         deals[row["match_id"]].append(dict(row))
-    duplicate.deals_published(deals, latest)
+    formats.tally_deals_publish(deals, latest)
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, seat, player_id in TableSeat.objects.filter(
         table_id__in=[r["table_id"] for r in stale]
@@ -379,9 +380,8 @@ def match_scored_follow(sender: Any, *, match: Match, **kwargs: Any) -> None:
     )
     if row is None:
         return  # a table of no tournament
-    pairings = Pairing.objects.filter(
-        **({"round_id": row["round_id"]} if row["round__event__duplicate"] else {})
-    )
-    if not row["round__event__duplicate"]:
-        pairings = pairings.filter(table_id=match.table_id)
+    if formats.tally_round_wide(row):
+        pairings = Pairing.objects.filter(round_id=row["round_id"])
+    else:
+        pairings = Pairing.objects.filter(table_id=match.table_id)
     tallies_refresh(pairings=pairings)

@@ -28,6 +28,7 @@ from tournaments.models import (
 )
 from tournaments.results import services as results_services
 from tournaments.results import sheet_form, sheets
+from tournaments.rounds.clock import round_clock_page
 from tournaments.web.pages import attempt, bad_form, posted_id
 from tournaments.web.requests import organized_event
 
@@ -137,6 +138,7 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
             "is_organizer": common_organizers.event_is_organizer(
                 event=event, user=acting_user(request)
             ),
+            "clock": round_clock_page(p.round),
         },
     )
 

@@ -21,6 +21,7 @@ from games.models import MAX_SEATS
 from tournaments.draw import services as draw_services
 from tournaments.events import organizers as common_organizers
 from tournaments.models import Round
+from tournaments.rounds import clock as rounds_clock
 from tournaments.rounds import services as rounds_services
 from tournaments.rounds.selectors import round_byes, round_tables
 from tournaments.web.api import api_event, api_round, api_user_required, parsed_input
@@ -171,3 +172,45 @@ class RoundActionApi(APIView):
             force = str(request.data.get("force", "")).lower() in ("1", "true")
             round = rounds_services.round_complete(round=round, user=user, force=force)
         return Response(RoundDetailOutput(round).data)
+
+
+class ClockOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=["none", "ready", "running", "paused", "over"])
+    minutes = serializers.IntegerField(allow_null=True)
+    extra_minutes = serializers.IntegerField()
+    seconds_left = serializers.IntegerField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+
+
+class RoundClockApi(APIView):
+    """GET a round's clock: its state and the whole seconds left (pages count down from it)."""
+
+    @extend_schema(responses=ClockOutput)
+    def get(self, request: Request, pk: int) -> Response:
+        view = rounds_clock.clock_of(api_round(request, pk))
+        response = Response(view.to_json())
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class RoundClockActionApi(APIView):
+    """POST start / pause / resume / extend (``{"minutes": 5}``; start may name its length too):
+    the event's organizers only (403), on a running round (409 otherwise)."""
+
+    action = ""
+
+    @extend_schema(request=None, responses=ClockOutput)
+    def post(self, request: Request, pk: int) -> Response:
+        round = api_round(request, pk)
+        user = api_user_required(request)
+        data = request.data if isinstance(request.data, dict) else {}
+        if self.action == "start":
+            view = rounds_clock.clock_start(round=round, user=user, minutes=data.get("minutes"))
+        elif self.action == "pause":
+            view = rounds_clock.clock_pause(round=round, user=user)
+        elif self.action == "resume":
+            view = rounds_clock.clock_resume(round=round, user=user)
+        else:
+            view = rounds_clock.clock_extend(round=round, user=user, minutes=data.get("minutes", 5))
+        return Response(view.to_json())

@@ -31,6 +31,7 @@ from tournaments.models import (
     RoundLog,
 )
 from tournaments.results.table_sheet import TableProgress, tables_progress
+from tournaments.rounds import clock as rounds_clock
 from tournaments.rounds import services as rounds_services
 from tournaments.rounds.log import log_detail
 from tournaments.rounds.selectors import round_byes, round_tables
@@ -71,6 +72,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         else []
     )
     broker = check_broker() if live else None
+    clock = rounds_clock.clock_of(current) if live and current is not None else None
     # tables in play with people seated and none of them at the table: the system plays every
     # turn there, each after the full turn timer, until their system plays run out (minutes; in a
     # game whose all-pass deals are dealt again with the time-outs counted afresh, never)
@@ -101,6 +103,10 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "team_count": event.teams.count(),
             "is_organizer": True,
             "sheet_progress": _sheet_progress(tables),
+            "clock": rounds_clock.round_clock_page(current) if clock is not None else None,
+            "overdue": rounds_clock.clock_overdue_tables(current, clock)
+            if current is not None and clock is not None
+            else [],
             **(_individual_context(event, current, tables) if event.is_individual else {}),
         },
     )
@@ -194,6 +200,8 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             ),
             _("Completed."),
         )
+    elif action in CLOCK_ACTIONS:
+        _clock_action(request, round, action)
     elif action == "tables" and event.is_individual:
         return _seats_edit(request, event, round) or dashboard_redirect(event)
     elif action == "tables":
@@ -201,6 +209,37 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     else:
         messages.error(request, _("Unknown action."))
     return dashboard_redirect(event)
+
+
+#: The dashboard's clock buttons: action -> what it says once done.
+CLOCK_ACTIONS = ("clock_start", "clock_pause", "clock_resume", "clock_extend")
+
+
+def _clock_action(request: HttpRequest, round: Round, action: str) -> None:
+    """Start, pause, resume or extend (by the posted ``minutes``) the round's clock; what the
+    clock refuses (a round not running, a clock already paused, bad minutes) is said on the page."""
+    user = acting_user(request)
+    if action == "clock_start":
+        attempt(
+            request,
+            lambda: rounds_clock.clock_start(round=round, user=user),
+            _("The clock is running."),
+        )
+    elif action == "clock_pause":
+        attempt(
+            request, lambda: rounds_clock.clock_pause(round=round, user=user), _("Clock paused.")
+        )
+    elif action == "clock_resume":
+        attempt(
+            request, lambda: rounds_clock.clock_resume(round=round, user=user), _("Clock resumed.")
+        )
+    else:
+        minutes = request.POST.get("minutes", "5")
+        attempt(
+            request,
+            lambda: rounds_clock.clock_extend(round=round, user=user, minutes=minutes),
+            _("Time added."),
+        )
 
 
 def _team_id(value: str) -> int:

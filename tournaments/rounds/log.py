@@ -32,6 +32,10 @@ _PAIRED = re.compile(
 _MANUAL = "manual: an organizer sets the tables"
 _EDITED = re.compile(r"tables: (?P<tables>.*); byes: (?P<byes>\d+)")
 _FORCED = re.compile(r"forced; unfinished tables: \[(?P<tables>[\d, ]*)\](?:; (?P<reason>.*))?")
+_CLOCK = re.compile(
+    r"clock: (?:started, (?P<length>\d+) min|(?P<paused>paused)|(?P<resumed>resumed)"
+    r"|\+(?P<added>\d+) min)"
+)
 _VERSION = re.compile(r"table (?P<table>\d+) v(?P<version>\d+)(?:: (?P<reason>.*))?")
 
 
@@ -101,8 +105,19 @@ def _version(m: re.Match[str]) -> str:
     return text
 
 
+def _clock(m: re.Match[str]) -> str:
+    if m["length"]:
+        return _("clock started: %(minutes)s min") % {"minutes": m["length"]}
+    if m["paused"]:
+        return _("clock paused")
+    if m["resumed"]:
+        return _("clock resumed")
+    return _("clock extended: +%(minutes)s min") % {"minutes": m["added"]}
+
+
 _FORMS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_STARTED, _started),
+    (_CLOCK, _clock),
     (_FORCED, _forced),
     (_VERSION, _version),
     (_EDITED, _edited),

@@ -4,6 +4,7 @@ units by their best N players. Reads only; the view renders it (tournaments/view
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,8 @@ from django.utils.translation import get_language
 
 from engine.registry import get_game
 from games.models import Table
+from tournaments import formats
+from tournaments.common.standings_rows import PlayerRow, StandingsRow
 from tournaments.events.memberships import player_units
 from tournaments.models import Event, Round, Unit
 from tournaments.rounds.selectors import round_tables
@@ -45,7 +48,7 @@ def projector_tables(*, round: Round) -> list[ProjectorTable]:
     pairings = list(
         round_tables(round=round).select_related("tally").prefetch_related("tally__players")
     )
-    hidden_live = round.event.duplicate and round.status == Round.Status.RUNNING
+    hidden_live = not formats.round_watched(round)  # duplicate play: not while the round runs
     tables = []
     for p in pairings:
         tally = getattr(p, "tally", None)
@@ -84,18 +87,18 @@ def figure_names(event: Event) -> list[str]:
     ]
 
 
-def player_rows(event: Event, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def player_rows(event: Event, rows: Sequence[StandingsRow]) -> list[dict[str, Any]]:
     """The player standings rows with each player's unit and the game's figures in column order."""
-    keys = [f.key for f in get_game(event.game).figure_specs if f.holder == "seat"]
     units = player_units(event)
     names = dict(
         Unit.objects.filter(pk__in={u for u in units.values() if u}).values_list("pk", "name")
     )
     return [
         {
-            **r,
-            "unit_name": names.get(units.get(int(r["player_id"])) or 0, ""),
-            "figure_values": [r.get(key, 0) for key in keys],
+            **r.as_dict(),
+            "unit_name": names.get(units.get(r.player_id) or 0, ""),
+            "figure_values": r.figure_values,
         }
         for r in rows
+        if isinstance(r, PlayerRow)
     ]

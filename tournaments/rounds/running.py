@@ -24,8 +24,8 @@ from games.models import Action, Deal, Match, Table
 from games.play import services as play_services
 from games.tables import services as tables_services
 from games.tables.messages import engine_message
+from tournaments import formats
 from tournaments.draw import services as draw_services
-from tournaments.duplicate.deals import round_deal_seed
 from tournaments.events import entries as events_entries
 from tournaments.events import organizers as common_organizers
 from tournaments.formats import table_deals
@@ -80,7 +80,7 @@ def round_tables_start(*, round: Round, bots: bool = False, bot_delay_ms: int | 
     counted = [0]
 
     def tables_start(round: Round) -> int:
-        seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
+        seed = formats.round_seed(round)  # a duplicate round: every table deals the same deals
         tables = Table.objects.filter(
             pairing__round=round, mode=Table.Mode.ONLINE, matches__isnull=True
         ).order_by("pairing__number")

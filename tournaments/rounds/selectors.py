@@ -53,6 +53,10 @@ def round_byes(*, round: Round) -> list[Team] | list[Player]:
                 round_entries__round=round, round_entries__pairing__isnull=True
             ).order_by("name")
         )
-    return list(
-        Team.objects.filter(round_entries__round=round, round_entries__pairing__isnull=True)
+    return list(  # a team absent (not checked in) has no bye: it gets no points
+        Team.objects.filter(
+            round_entries__round=round,
+            round_entries__pairing__isnull=True,
+            round_entries__absent=False,
+        )
     )

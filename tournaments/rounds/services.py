@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from config.exceptions import ApplicationError, ConflictError
 from games.models import Table
+from tournaments import formats
 from tournaments.common.i18n import join_list
 from tournaments.events.organizers import event_is_organizer as event_is_organizer
 from tournaments.events.organizers import event_organizer_require as event_organizer_require
@@ -32,10 +33,8 @@ from tournaments.rounds.state import round_transition, round_transition_check
 def round_create(*, event: Event) -> Round:
     """Create and return the event's next round (numbered after the last one)."""
     last = event.rounds.order_by("-number").values_list("number", flat=True).first()
-    from tournaments.duplicate.deals import deal_seed_new
-
-    # a duplicate round's seed is drawn now: its deal sheets are shown before it starts
-    seed = deal_seed_new() if event.duplicate else None
+    # a format may draw the round's seed now (duplicate play: its deal sheets show before it starts)
+    seed = formats.round_seed_new(event)
     return Round.objects.create(event=event, number=(last or 0) + 1, deal_seed=seed)
 
 
@@ -101,9 +100,7 @@ def _online_matches_start(round: Round) -> int:
     online = round.pairings.filter(
         table__mode=Table.Mode.ONLINE, table__matches__isnull=True
     ).select_related("table")
-    from tournaments.duplicate.deals import round_deal_seed
-
-    seed = round_deal_seed(round)  # a duplicate round: every table deals the same deals
+    seed = formats.round_seed(round)  # a duplicate round: every table deals the same deals
     started = 0
     for pairing in online:
         match_start(

@@ -15,6 +15,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.rounds import projector as slides
+from tournaments.rounds.clock import round_clock_page
 from tournaments.rounds.selectors import round_byes, round_tables
 from tournaments.standings.apis import standings_rows_fresh
 from tournaments.standings.selectors import (
@@ -61,6 +62,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
         "standings_qr": qr_svg(standings, scale=4),
         "standings_short": standings.split("://", 1)[-1],
         "seconds": _seconds(request.GET.get("seconds", ""), default=15),
+        "clock": round_clock_page(round),
     }
     if event.is_individual:  # players at tables of four, their standings, units by best N
         players = standings_rows_fresh(event, "player")[:PROJECTOR_ROWS]

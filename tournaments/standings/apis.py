@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from config.exceptions import ApplicationError
 from tournaments.common.exports import csv_download
 from tournaments.common.i18n import join_list
+from tournaments.common.standings_rows import StandingsRow
 from tournaments.events.selectors import events_visible_to
 from tournaments.models import Event, Meet
 from tournaments.standings.labels import cells_for_people, column_labels
@@ -43,7 +44,7 @@ def _kind(request: Request) -> str:
     return kind
 
 
-def standings_rows_fresh(event: Event, kind: str) -> list[dict[str, object]]:
+def standings_rows_fresh(event: Event, kind: str) -> list[StandingsRow]:
     """The standings rows (the tallies follow every recorded result: nothing to refresh)."""
     return event_standings_rows_cached(event=event, kind=kind)
 
@@ -71,7 +72,7 @@ class StandingsApi(APIView):
                 "kind": kind,
                 "tie_breaks": list(event.tie_break_order or []),
                 "columns": list(standings_columns(event, kind)),
-                "rows": standings_rows_fresh(event, kind),
+                "rows": [row.as_dict() for row in standings_rows_fresh(event, kind)],
             }
         )
 
@@ -81,7 +82,7 @@ def standings_csv(event: Event, kind: str, *, for_people: bool = False) -> HttpR
     Chinese names): columns by their machine keys for programs (the API), or ``for_people`` (the
     pages' download) named in the page's language, with a yes/no as a word."""
     columns = standings_columns(event, kind)
-    rows = ([row.get(c, "") for c in columns] for row in standings_rows_fresh(event, kind))
+    rows = ([row.value(c) for c in columns] for row in standings_rows_fresh(event, kind))
     if for_people:
         return csv_download(
             f"event-{event.pk}-{kind}.csv",

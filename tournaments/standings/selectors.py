@@ -1,32 +1,26 @@
 """The standings as pages, the API and downloads read them: the kinds and columns an event
-shows, its rows (cached under the event's results version), and the duplicate order."""
+shows, its rows (cached under the event's results version), and the order a format ranks them in
+(tournaments.formats: duplicate play ranks by the duplicate score)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import (
-    Q,
-)
+from django.db.models import Q
 
+from config.versioned_cache import cached
 from engine.registry import get_game
-from tournaments.standings.totals import (
-    _event_team_figures,
-    _ranked,
-    _raw_rows,
-    _seat_figures,
-    event_player_standings,
-    event_team_standings,
-    event_unit_standings,
-)
-
-if TYPE_CHECKING:
-    pass
-from typing import TYPE_CHECKING
-
+from tournaments import formats
 from tournaments.common.sides import side_figure
+from tournaments.common.standings_rows import (
+    PlayerRow,
+    PlayerUnitRow,
+    StandingsRow,
+    TeamRow,
+    UnitRow,
+)
 from tournaments.events.memberships import player_units
 from tournaments.events.selectors import events_visible_to
 from tournaments.formats import final_placement
@@ -45,10 +39,15 @@ from tournaments.standings.ranking import (
     PlayerUnitStanding,
     UnitStanding,
 )
-
-if TYPE_CHECKING:
-    pass
-
+from tournaments.standings.totals import (
+    _event_team_figures,
+    _ranked,
+    _raw_rows,
+    _seat_figures,
+    event_player_standings,
+    event_team_standings,
+    event_unit_standings,
+)
 
 STANDINGS_KINDS = ("team", "player", "unit")
 
@@ -91,12 +90,9 @@ STANDINGS_COLUMNS: dict[str, tuple[str, ...]] = {
 
 def standings_columns(event: Event, kind: str) -> tuple[str, ...]:
     """The columns of the event's ``kind`` standings: the players also show the game's own figures
-    held by a seat (none in 大怪路子), and an individual event's units the players they count."""
-    if event.duplicate:  # the duplicate score beside the points
-        columns = list(_plain_columns(event, kind))
-        columns.insert(columns.index("points"), "duplicate")
-        return tuple(columns)
-    return _plain_columns(event, kind)
+    held by a seat (none in 大怪路子), and an individual event's units the players they count; a
+    format adds its own (duplicate play: the duplicate score beside the points)."""
+    return formats.standings_columns(event, kind, _plain_columns(event, kind))
 
 
 def _plain_columns(event: Event, kind: str) -> tuple[str, ...]:
@@ -125,48 +121,47 @@ def figure_label(game: str, key: str, value: int) -> str:
     return figure_labeller(game, key)(value)
 
 
-def event_standings_rows(
-    *, event: Event, kind: str, plain: bool = False
-) -> list[dict[str, object]]:
-    """Return the event's ``kind`` standings ("team", "player" or "unit") as plain rows with names,
-    in a bounded number of queries. Raises ValueError for another kind. A duplicate event's rows
-    carry the duplicate score and rank by it (``plain``: without it)."""
+def event_standings_rows(*, event: Event, kind: str, plain: bool = False) -> list[StandingsRow]:
+    """Return the event's ``kind`` standings ("team", "player" or "unit") as rows with names, in a
+    bounded number of queries. Raises ValueError for another kind. A format ranks them its own way
+    (a duplicate event's rows carry the duplicate score and rank by it; ``plain``: the ordinary
+    rows, without it)."""
     if kind not in STANDINGS_KINDS:
         raise ValueError(f"kind is one of: {', '.join(STANDINGS_KINDS)}")
-    if event.duplicate and not plain:
-        from tournaments.duplicate import deals as duplicate
+    rows = _plain_rows(event, kind)
+    return rows if plain else formats.standings_rows(event, kind, rows)
 
-        plain_rows = event_standings_rows(event=event, kind=kind, plain=True)
-        return duplicate.standings_rows(event=event, kind=kind, rows=plain_rows)
+
+def _plain_rows(event: Event, kind: str) -> list[StandingsRow]:
     teams = {
         pk: (name, unit) for pk, name, unit in event.teams.values_list("pk", "name", "unit__name")
     }
     if kind == "team":
         level = figure_labeller(event.game, side_figure(event.game) or "")
         return [
-            {
-                "rank": r.rank,
-                "team_id": r.team,
-                "team": teams[r.team][0],
-                "unit": teams[r.team][1] or "",
-                "points": r.points,
-                "wins": r.wins,
-                "draws": r.draws,
-                "losses": r.losses,
-                "played": r.played,
-                "byes": r.byes,
-                "highest_level": level(r.highest_level),
-                "levels_gained": r.levels_gained,
-                "opponents_points": r.opponents_points,
-                "head_to_head": r.head_to_head,
-                "tied": r.tied,
-            }
+            TeamRow(
+                rank=r.rank,
+                team_id=r.team,
+                team=teams[r.team][0],
+                unit=teams[r.team][1] or "",
+                points=r.points,
+                wins=r.wins,
+                draws=r.draws,
+                losses=r.losses,
+                played=r.played,
+                byes=r.byes,
+                highest_level=level(r.highest_level),
+                levels_gained=r.levels_gained,
+                opponents_points=r.opponents_points,
+                head_to_head=r.head_to_head,
+                tied=r.tied,
+            )
             for r in event_team_standings(event=event)
         ]
     if kind == "player":
         from games.models import Player
 
-        rows = event_player_standings(event=event)
+        players = event_player_standings(event=event)
         # The names of the event's players (those with totals, members, registered): a few more
         # than the rows may need, read by subqueries rather than an IN list of thousands of ids.
         names = dict(
@@ -182,21 +177,21 @@ def event_standings_rows(
         )
         extra = [key for key, _higher in _seat_figures(event)]
         return [
-            {
-                "rank": r.rank,
-                "player_id": r.player,
-                "player": names.get(r.player, ""),
-                "team": teams[r.team][0] if r.team in teams else "",
-                "points": r.points,
-                "deals": r.deals,
-                "average_place": r.average_place,
-                "tributes_paid": r.tributes_paid,
-                "tributes_received": r.tributes_received,
-                "byes": r.byes,
-                **{key: r.figures.get(key, 0) for key in extra},
-                "tied": r.tied,
-            }
-            for r in rows
+            PlayerRow(
+                rank=r.rank,
+                player_id=r.player,
+                player=names.get(r.player, ""),
+                team=teams[r.team][0] if r.team in teams else "",
+                points=r.points,
+                deals=r.deals,
+                average_place=r.average_place,
+                tributes_paid=r.tributes_paid,
+                tributes_received=r.tributes_received,
+                byes=r.byes,
+                figures={key: r.figures.get(key, 0) for key in extra},
+                tied=r.tied,
+            )
+            for r in players
         ]
 
     if event.is_individual:
@@ -205,16 +200,16 @@ def event_standings_rows(
             Unit.objects.filter(pk__in=[r.unit for r in found]).values_list("pk", "name")
         )
         return [
-            {
-                "rank": r.rank,
-                "unit_id": r.unit,
-                "unit": unit_names.get(r.unit, ""),
-                "players": r.players,
-                "counted": r.counted,
-                "points": r.points,
-                "best_rank": r.best_rank,
-                "tied": r.tied,
-            }
+            PlayerUnitRow(
+                rank=r.rank,
+                unit_id=r.unit,
+                unit=unit_names.get(r.unit, ""),
+                players=r.players,
+                counted=r.counted,
+                points=r.points,
+                best_rank=r.best_rank,
+                tied=r.tied,
+            )
             for r in standings_units
             if isinstance(r, PlayerUnitStanding)
         ]
@@ -223,16 +218,16 @@ def event_standings_rows(
         Unit.objects.filter(pk__in=[r.unit for r in rows_u]).values_list("pk", "name")
     )
     return [
-        {
-            "rank": r.rank,
-            "unit_id": r.unit,
-            "unit": unit_names.get(r.unit, ""),
-            "teams": r.teams,
-            "points": r.points,
-            "wins": r.wins,
-            "best_rank": r.best_rank,
-            "tied": r.tied,
-        }
+        UnitRow(
+            rank=r.rank,
+            unit_id=r.unit,
+            unit=unit_names.get(r.unit, ""),
+            teams=r.teams,
+            points=r.points,
+            wins=r.wins,
+            best_rank=r.best_rank,
+            tied=r.tied,
+        )
         for r in rows_u
         if isinstance(r, UnitStanding)
     ]
@@ -250,51 +245,54 @@ def event_results_version(*, event: Event) -> int:
     return version or 0
 
 
-def event_standings_cache_key(*, event: Event, version: int, kind: str) -> str:
-    """Return the cache key prefix of ``kind`` standings at results ``version``."""
-    return f"luzi:standings:{event.pk}:{event.created_at.timestamp()}:{version}:{kind}"
+#: The namespace of what is cached from an event's standings (config.versioned_cache).
+STANDINGS_CACHE = "standings"
+
+
+def event_standings_cache_parts(*, event: Event, kind: str) -> tuple[object, ...]:
+    """The parts of the cache keys of ``kind`` standings of ``event`` (its creation time too: a
+    reused row id is another event); the results version is the keys' version."""
+    return (event.pk, event.created_at.timestamp(), kind)
 
 
 def event_standings_rows_cached(
     *, event: Event, kind: str, version: int | None = None
-) -> list[dict[str, object]]:
+) -> list[StandingsRow]:
     """Return :func:`event_standings_rows`, reused while the event's results are unchanged
-    (``version``, read when not given, is the results version they were computed at)."""
-    from django.core.cache import cache
-
+    (``version``, read when not given, is the results version they were computed at). Their key
+    says "typed-rows": a running server may still hold the dicts of old under "rows"."""
     if version is None:
         version = event_results_version(event=event)
-    key = event_standings_cache_key(event=event, version=version, kind=kind)
-    rows = cache.get(key)
-    if rows is None:
-        rows = event_standings_rows(event=event, kind=kind)
-        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
-    return rows
+    return cached(
+        STANDINGS_CACHE,
+        (*event_standings_cache_parts(event=event, kind=kind), "typed-rows"),
+        version=version,
+        build=lambda: event_standings_rows(event=event, kind=kind),
+        timeout=STANDINGS_CACHE_SECONDS,
+    )
 
 
-def duplicate_swiss_order(event: Event, ordered: list[Any]) -> list[Any]:
-    """A duplicate event's Swiss draw takes the teams (players) in the order of the duplicate
-    standings; ``ordered`` (teams or players, by the plain standings) keeps its order among
-    equals and for those the standings do not list."""
-    kind, key = ("player", "player_id") if event.is_individual else ("team", "team_id")
-    rank = {int(str(r[key])): i for i, r in enumerate(event_standings_rows(event=event, kind=kind))}
+def format_swiss_order(event: Event, ordered: list[Any]) -> list[Any]:
+    """The order the Swiss draw takes ``ordered`` (teams or players, by the plain standings) in:
+    where a format ranks the event (duplicate play: by the duplicate score), the order of its
+    standings, ``ordered`` keeping its order among equals and for those the standings do not
+    list; else ``ordered`` as it is."""
+    if not formats.standings_rank(event):
+        return ordered
+    kind = "player" if event.is_individual else "team"
+    rank = {r.entrant: i for i, r in enumerate(event_standings_rows(event=event, kind=kind))}
     position = {id(item): i for i, item in enumerate(ordered)}
     return sorted(ordered, key=lambda item: (rank.get(item.pk, len(rank)), position[id(item)]))
 
 
-def duplicate_meet_ranking(event: Event) -> list[tuple[int, int | None]]:
-    """(rank, unit) of a duplicate event's teams (or its units, individual) by duplicate score,
-    for the meet's placement points."""
+def format_meet_ranking(event: Event) -> list[tuple[int, int | None]]:
+    """(rank, unit) of the teams (or the units, individual) of an event a format ranks (duplicate
+    play: by the duplicate score), in the order of its standings, for the meet's placement
+    points."""
     if event.is_individual:
-        return [
-            (int(str(r["rank"])), int(str(r["unit_id"])))
-            for r in event_standings_rows(event=event, kind="unit")
-        ]
+        return [(r.rank, r.entrant) for r in event_standings_rows(event=event, kind="unit")]
     units = dict(Team.objects.filter(event=event).values_list("pk", "unit_id"))
-    return [
-        (int(str(r["rank"])), units.get(int(str(r["team_id"]))))
-        for r in event_standings_rows(event=event, kind="team")
-    ]
+    return [(r.rank, units.get(r.entrant)) for r in event_standings_rows(event=event, kind="team")]
 
 
 def meet_placement(*, event: Event) -> list[tuple[int, int | None]] | None:
@@ -329,8 +327,8 @@ def meet_unit_standings(
         if placement is not None:
             rankings[event.pk] = placement
             continue
-        if event.duplicate:  # ranked by the duplicate score
-            rankings[event.pk] = duplicate_meet_ranking(event)
+        if formats.standings_rank(event):  # a format's ranking (duplicate play's score)
+            rankings[event.pk] = format_meet_ranking(event)
             continue
         if event.is_individual:
             rankings[event.pk] = [(row.rank, row.unit) for row in event_unit_standings(event=event)]

@@ -64,7 +64,7 @@ def event_match_results(*, event: Event) -> tuple[list[MatchResult], list[int]]:
         .order_by()
     ]
     byes = list(
-        RoundEntry.objects.filter(round__event=event, pairing__isnull=True)
+        RoundEntry.objects.filter(round__event=event, pairing__isnull=True, absent=False)
         .exclude(round__status=Round.Status.DRAFT)
         .values_list("team_id", flat=True)
     )
@@ -79,6 +79,7 @@ def _byes_and_teams_sql() -> str:
             SELECT e.team_id AS team, COUNT(*) AS byes
             FROM {entry} e JOIN {round_} r ON r.id = e.round_id
             WHERE r.event_id = %(event)s AND r.status <> %(draft)s AND e.pairing_id IS NULL
+                  AND NOT e.absent
             GROUP BY e.team_id
         )
         SELECT t.id, t.unit_id, sums.points, sums.highest, sums.gained, sums.played, sums.wins,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -13,8 +12,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from config.versioned_cache import cached
 from engine.registry import get_game
 from tournaments.common.exports import csv_download
+from tournaments.common.standings_rows import StandingsRow
 from tournaments.events.selectors import (
     events_visible_to,
 )
@@ -25,10 +26,11 @@ from tournaments.models import (
 )
 from tournaments.standings.apis import standings_csv
 from tournaments.standings.selectors import (
+    STANDINGS_CACHE,
     STANDINGS_CACHE_SECONDS,
     STANDINGS_KINDS,
     event_results_version,
-    event_standings_cache_key,
+    event_standings_cache_parts,
     event_standings_rows_cached,
     meet_unit_standings,
     standings_kinds,
@@ -53,39 +55,52 @@ def _standings_table(request: HttpRequest, event: Event, kind: str) -> str:
     projector following the event, and rendering a hundred rows costs far more than serving them.
     The table holds nothing that depends on the visitor."""
     version = event_results_version(event=event)
-    base = event_standings_cache_key(event=event, version=version, kind=kind)
-    rows = None
-    pages = cache.get(f"{base}:pages")
-    if pages is None:
-        rows = event_standings_rows_cached(event=event, kind=kind, version=version)
-        pages = max(1, -(-len(rows) // STANDINGS_PAGE_SIZE))
-        cache.set(f"{base}:pages", pages, STANDINGS_CACHE_SECONDS)
+    parts = event_standings_cache_parts(event=event, kind=kind)
+
+    read: list[list[StandingsRow]] = []  # the rows, read at most once
+
+    def rows() -> list[StandingsRow]:
+        if not read:
+            read.append(event_standings_rows_cached(event=event, kind=kind, version=version))
+        return read[0]
+
+    pages = cached(
+        STANDINGS_CACHE,
+        (*parts, "pages"),
+        version=version,
+        build=lambda: max(1, -(-len(rows()) // STANDINGS_PAGE_SIZE)),
+        timeout=STANDINGS_CACHE_SECONDS,
+    )
     try:
         page = min(max(1, int(request.GET.get("page", "1"))), pages)
     except ValueError:
         page = 1
-    key = f"{base}:page:{page}:{get_language()}"
-    table = cache.get(key)
-    if table is None:
-        if rows is None:
-            rows = event_standings_rows_cached(event=event, kind=kind, version=version)
+
+    def render_page() -> str:
         start = (page - 1) * STANDINGS_PAGE_SIZE
-        shown = rows[start : start + STANDINGS_PAGE_SIZE]
+        shown = rows()[start : start + STANDINGS_PAGE_SIZE]
         specs = [f for f in get_game(event.game).figure_specs if f.holder == "seat"]
         english = get_language() == "en"
-        table = render_to_string(
+        return render_to_string(
             "tournaments/_standings_page.html",
             {
                 "event": event,
                 "kind": kind,
                 "individual": event.is_individual,
                 "figure_names": [f.label_en if english else f.label_zh for f in specs],
-                "rows": [{**r, "figure_values": [r.get(f.key, 0) for f in specs]} for r in shown],
+                "rows": shown,  # a player's row has its figure_values in the game's order
                 "page": page,
                 "pages": range(1, pages + 1) if pages > 1 else [],
             },
         )
-        cache.set(key, table, STANDINGS_CACHE_SECONDS)
+
+    table = cached(
+        STANDINGS_CACHE,
+        (*parts, "page", page, get_language()),
+        version=version,
+        build=render_page,
+        timeout=STANDINGS_CACHE_SECONDS,
+    )
     return mark_safe(table)  # noqa: S308 - our own template's output, names escaped
 
 

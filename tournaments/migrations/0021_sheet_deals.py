@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0017_round_deal_seed_drawn"),
+        ("tournaments", "0020_round_clock"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
