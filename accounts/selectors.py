@@ -52,6 +52,18 @@ def user_current_table(*, user: User | AnonymousUser) -> Table | None:
     return user_tables(user=user).filter(matches__status__in=live).distinct().first()
 
 
+def user_sheet_table(*, user: User | AnonymousUser) -> Table | None:
+    """Return the offline table of a running round where the user sits and whose match is not
+    recorded yet: the table whose deals the user scores on the phone (the newest), or None."""
+    return (
+        user_tables(user=user)
+        .filter(mode=Table.Mode.OFFLINE, pairing__round__status=Round.Status.RUNNING)
+        .exclude(matches__status=Match.Status.FINISHED)
+        .distinct()
+        .first()
+    )
+
+
 def organizer_teams(*, user: User | AnonymousUser) -> QuerySet[Team]:
     """Return the teams of the events the user organizes (all teams for a superuser)."""
     if not user.is_authenticated:

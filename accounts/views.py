@@ -120,6 +120,8 @@ def me(request: HttpRequest) -> HttpResponse:
             "player": selectors.player_of_user(user=user),
             "current_table": (current := selectors.user_current_table(user=user)),
             "current_label": selectors.table_label(current) if current else "",
+            "sheet_table": (sheet := selectors.user_sheet_table(user=user)),
+            "sheet_label": selectors.table_label(sheet) if sheet else "",
             "tables": [
                 (table, selectors.table_label(table))
                 for table in selectors.user_tables(user=user)[:10]

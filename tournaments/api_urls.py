@@ -8,6 +8,7 @@ from tournaments.events import apis as events_apis
 from tournaments.knockout import apis as knockout_apis
 from tournaments.results import apis as results_apis
 from tournaments.results import deals_api
+from tournaments.results import pages as results_pages
 from tournaments.rounds import apis as rounds_apis
 from tournaments.standings import apis as standings_apis
 
@@ -75,6 +76,7 @@ urlpatterns = [
         rounds_apis.RoundActionApi.as_view(action="complete"),
         name="round-complete",
     ),
+    path("tables/<id:pk>/sheet/", results_pages.TableSheetApi.as_view(), name="table-sheet"),
     path("rounds/<id:pk>/clock/", rounds_apis.RoundClockApi.as_view(), name="round-clock"),
     *(
         path(

@@ -6,6 +6,7 @@ from tournaments.events import manage as events_manage
 from tournaments.events import pages as events_pages
 from tournaments.events import views as event_views
 from tournaments.knockout import views as knockout_views
+from tournaments.results import pages as results_pages
 from tournaments.results import views as results_views
 from tournaments.rounds import dashboard as rounds_dashboard
 from tournaments.rounds import views as rounds_views
@@ -30,6 +31,10 @@ urlpatterns = [
     path("events/<id:pk>/projector/", rounds_views.projector, name="projector"),
     path("events/<id:pk>/players/<id:player>/", events_pages.player_detail, name="player_detail"),
     path("teams/<id:pk>/", events_pages.team_detail, name="team_detail"),
+    # A table scored by its players on their phones (tournaments.results.pages)
+    path("tables/<id:pk>/sheet/", results_pages.table_sheet, name="table_sheet"),
+    path("sw.js", results_pages.service_worker, name="service_worker"),
+    path("manifest.webmanifest", results_pages.manifest, name="manifest"),
     # Check-in before a round (tournaments.web.checkin)
     path("events/<id:pk>/check-in/", checkin_views.check_in_page, name="check_in"),
     path("events/<id:pk>/manage/check-in/", checkin_views.check_in_manage, name="check_in_manage"),

@@ -31,6 +31,7 @@ from tournaments.draw import services as draw_services
 from tournaments.events import staff as events_staff
 from tournaments.knockout.services import knockout_break, knockout_confirm, knockout_start
 from tournaments.models import KnockoutMatch, KnockoutStage
+from tournaments.results import table_sheet
 from tournaments.results.services import result_confirm, result_submit
 from tournaments.rounds import clock as rounds_clock
 from tournaments.rounds import services as rounds_services
@@ -62,6 +63,13 @@ def _team_event(organizer: Any, second: Any) -> dict[str, str]:
     submission = result_submit(
         pairing=match.pairing, user=organizer, first_dealer=0, deals=[{"finish": [0, 2, 4]}]
     )  # waiting for a second organizer's confirmation
+    # the table's players' score page (issue 30) shows a deal entered there, waiting
+    table_sheet.deal_enter(
+        access=table_sheet.sheet_access(match.pairing, organizer),
+        number=1,
+        deal={"finish": [0, 2, 4]},
+        first_dealer=0,
+    )
     return {
         "event": str(event.pk),
         "meet": str(event.meet_id),

@@ -25,6 +25,7 @@ from tournaments.events import services as event_services
 from tournaments.events.forms import EventCreateForm, EventSettingsForm, StaffAddForm
 from tournaments.events.organizers import event_is_organizer, event_is_referee
 from tournaments.models import Event, Pairing, ResultSubmission, Round
+from tournaments.results.table_sheet import tables_progress
 from tournaments.web.requests import organized_event
 
 
@@ -177,6 +178,9 @@ def referee_tables(request: HttpRequest, pk: int) -> HttpResponse:
         (p, "pending" if p.pk in pending else "confirmed" if p.pk in confirmed else "")
         for p in pairings
     ]
+    progress = tables_progress(list(pairings))  # what the tables' players entered on phones
+    for p, _state in rows:
+        p.sheet_progress = progress.get(p.pk)  # type: ignore[attr-defined]
     return render(
         request,
         "tournaments/manage/referee.html",

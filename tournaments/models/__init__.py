@@ -6,6 +6,7 @@ rest of the site imports models from here):
 * :mod:`~tournaments.models.results`: tallies, running totals, offline results;
 * :mod:`~tournaments.models.knockout`: the knockout stage;
 * :mod:`~tournaments.models.staff`: an event's referees;
+* :mod:`~tournaments.models.sheets`: deals entered at the table by its players;
 * :mod:`~tournaments.models.checkin`: check-ins before a round.
 """
 
@@ -45,6 +46,7 @@ from tournaments.models.rounds import (
     RoundLog,
     RoundStatus,
 )
+from tournaments.models.sheets import SheetDeal, SheetDealStatus
 from tournaments.models.staff import EventReferee
 
 __all__ = [
@@ -72,6 +74,8 @@ __all__ = [
     "RoundEntry",
     "RoundLog",
     "RoundStatus",
+    "SheetDeal",
+    "SheetDealStatus",
     "TallyStatus",
     "Team",
     "TeamMember",

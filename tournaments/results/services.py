@@ -35,6 +35,7 @@ __all__ = [
     "event_tallies_refresh",
     "result_confirm",
     "result_preview",
+    "result_record_confirmed",
     "result_reject",
     "result_submit",
     "submission_preview",
@@ -235,5 +236,49 @@ def result_reject(*, submission: ResultSubmission, user: Any, reason: str) -> Re
         user,
         RoundLog.Action.RESULT_REJECTED,
         f"table {submission.pairing.number} v{submission.version}: {reason}"[:500],
+    )
+    return submission
+
+
+@transaction.atomic
+def result_record_confirmed(
+    *,
+    pairing: Pairing,
+    first_dealer: int | None,
+    deals: list[dict[str, Any]],
+    entered_by: Any,
+    confirmed_by: Any,
+) -> ResultSubmission:
+    """Record a sheet whose every deal the table's players entered and another side confirmed
+    (tournaments.results.table_sheet): a confirmed version, recorded as :func:`result_confirm`
+    records one (games records the match, the standings follow). Raises ApplicationError."""
+    pairing = (
+        Pairing.objects.select_for_update(of=("self",))
+        .select_related("round__event", "table", "team_a", "team_b")
+        .get(pk=pairing.pk)
+    )
+    sheet = _sheet(pairing, first_dealer, deals)
+    _record(pairing, sheet)
+    pairing.results.filter(
+        status__in=[ResultSubmission.Status.CONFIRMED, ResultSubmission.Status.PENDING]
+    ).update(status=ResultSubmission.Status.SUPERSEDED)
+    last = pairing.results.order_by("-version").values_list("version", flat=True).first()
+    submission = ResultSubmission.objects.create(
+        pairing=pairing,
+        version=(last or 0) + 1,
+        first_dealer=sheet.get("first_dealer"),
+        deals=sheet["deals"],
+        status=ResultSubmission.Status.CONFIRMED,
+        submitted_by=entered_by,
+        reviewed_by=confirmed_by,
+        reviewed_at=timezone.now(),
+        note=_("Entered and confirmed at the table."),
+    )
+    tallies_refresh(pairings=[pairing])
+    round_log_add(
+        pairing.round,
+        confirmed_by,
+        RoundLog.Action.RESULT_CONFIRMED,
+        f"table {pairing.number} v{submission.version} (at the table)",
     )
     return submission

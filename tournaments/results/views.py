@@ -18,6 +18,7 @@ from config.auth import acting_user
 from config.exceptions import ApplicationError, NotAllowedError
 from engine.duplicate import first_dealer
 from engine.registry import get_game
+from tournaments.common.qr import qr_svg
 from tournaments.events import organizers as common_organizers
 from tournaments.events.organizers import event_result_require
 from tournaments.models import (
@@ -152,6 +153,15 @@ def _sheet_defaults(event: Event, pairing: Pairing) -> dict[str, str]:
     return {} if dealer is None else {"first_dealer": str(dealer)}
 
 
+def _sheet_qr(request: HttpRequest, pairing: Pairing) -> Pairing:
+    """The pairing with the QR code of its players' score page (``/tables/<id>/sheet/``), for
+    its printed sheet and table card."""
+    link = request.build_absolute_uri(reverse("tournaments:table_sheet", args=[pairing.table_id]))
+    pairing.sheet_qr = qr_svg(link)  # type: ignore[attr-defined]
+    pairing.sheet_link = link  # type: ignore[attr-defined]
+    return pairing
+
+
 def _printed(event: Event) -> dict[str, Any]:
     """What every printed sheet of the event shows: the game's columns, its rows."""
     game = get_game(event.game)
@@ -173,7 +183,7 @@ def score_sheet(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
     return render(
         request,
         "tournaments/manage/score_sheet.html",
-        {"event": event, "pairing": p, "seats": seats, **printed},
+        {"event": event, "pairing": _sheet_qr(request, p), "seats": seats, **printed},
     )
 
 
@@ -198,7 +208,7 @@ def score_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "event": event,
             "round": round,
-            "pairings": pairings,
+            "pairings": [_sheet_qr(request, p) for p in pairings],
             **printed,
             "admin_url": reverse("admin:index"),
         },

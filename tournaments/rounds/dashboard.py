@@ -30,6 +30,7 @@ from tournaments.models import (
     Round,
     RoundLog,
 )
+from tournaments.results.table_sheet import TableProgress, tables_progress
 from tournaments.rounds import clock as rounds_clock
 from tournaments.rounds import services as rounds_services
 from tournaments.rounds.log import log_detail
@@ -101,6 +102,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "broker_down": broker is not None and not broker.ok,
             "team_count": event.teams.count(),
             "is_organizer": True,
+            "sheet_progress": _sheet_progress(tables),
             "clock": rounds_clock.round_clock_page(current) if clock is not None else None,
             "overdue": rounds_clock.clock_overdue_tables(current, clock)
             if current is not None and clock is not None
@@ -358,3 +360,14 @@ def _seat_rows(event: Event, tables: list[Pairing]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _sheet_progress(tables: list[Pairing]) -> list[tuple[Pairing, TableProgress]] | None:
+    """The offline tables its players score on their phones, with their progress (a disputed
+    table first: it waits for a referee); None for a round without offline tables."""
+    offline = [p for p in tables if p.table.mode == "offline"]
+    if not offline:
+        return None
+    progress = tables_progress(offline)
+    rows = [(p, progress[p.pk]) for p in offline if p.pk in progress]
+    return sorted(rows, key=lambda row: (not row[1].disputed, row[0].number))
