@@ -446,3 +446,18 @@ def test_the_referees_page_shows_each_tables_progress() -> None:
     page = client.get(f"/events/{h.event.pk}/referee/").content.decode()
     assert f"/tables/{h.pairing.table_id}/sheet/" in page
     assert "deal 1 of 2 entered, 0 confirmed" in page
+
+
+def test_the_score_page_shows_the_rounds_clock(game: str) -> None:
+    """A table's players see on their score page how long the round has left, as every other
+    page of the round shows it (the clock's own script counts it down)."""
+    from tournaments.rounds import clock as rounds_clock
+
+    h = hall(game)
+    page = f"/tables/{h.pairing.table_id}/sheet/"
+    assert "data-round-clock" not in _client(h.users[0]).get(page).content.decode()
+    Event.objects.filter(pk=h.event.pk).update(round_minutes=40)
+    rounds_clock.clock_start(round=h.pairing.round, user=h.organizer)
+    html = _client(h.users[0]).get(page).content.decode()
+    assert "data-round-clock" in html and "clock.js" in html
+    assert 'data-state="running"' in html

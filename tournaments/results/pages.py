@@ -31,6 +31,7 @@ from tournaments.common.qr import qr_svg
 from tournaments.models import Pairing
 from tournaments.results import sheet_form, sheets
 from tournaments.results import table_sheet as services
+from tournaments.rounds.clock import round_clock_page
 from tournaments.web.api import parsed_input
 
 SW_STATIC = "tournaments/sw.js"
@@ -80,6 +81,7 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
             static("tournaments/table_sheet.css"),
             static("tournaments/table_sheet.js"),
             static("site.js"),
+            static("clock.js"),
         ],
         "state": state,
         "words": _words(),
@@ -95,6 +97,7 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
             "state": state,
             "config": config,
             "staff": access.staff,
+            "clock": round_clock_page(pairing.round),
         },
     )
 
