@@ -4,12 +4,9 @@ Contract: ``docs/shanghai_doudizhu.md``. :class:`Deal` is the one mutable state;
 in through :meth:`Deal.apply` (or :meth:`Deal.timeout` and :meth:`Deal.escape`, which build the
 action and apply it), and :meth:`Deal.legal_actions` is the one source of what a seat may do.
 
-Dealing is a pure function of the seed: ``random.Random(seed)`` shuffles the 108 cards (two
-packs in :func:`engine.cards.pack` order); seat s gets cards ``25s .. 25s+24``, the kitty is the
-last 8. Then, with the default ``first_bidder=marked_card``, ``randrange(100)`` picks the marked
-card among the 100 dealt (its holder bids first); under ``rotate`` the first bidder is given by
-the match (or ``randrange(4)`` in the first deal) and ``randrange(25)`` picks the marked card in
-his hand.
+Dealing is a pure function of the seed (:mod:`engine.shanghai_doudizhu.dealing` says how the
+cards and the marked card are drawn); what the players see of the deal is built in
+:mod:`engine.shanghai_doudizhu.views`.
 
 >>> deal = Deal(seed=7)
 >>> deal.phase.value, [len(deal.hand(s)) for s in range(4)], len(deal.kitty)
@@ -27,9 +24,11 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from engine.cards import Card, format_cards, pack
+from engine.cards import Card, format_cards
 from engine.errors import EngineError, IllegalActionError
+from engine.shanghai_doudizhu import views
 from engine.shanghai_doudizhu.actions import Action, ActionKind
+from engine.shanghai_doudizhu.dealing import HAND_SIZE, KITTY_SIZE, deal_cards
 from engine.shanghai_doudizhu.legal import Shape, legal_plays, legal_shapes, report_sets
 from engine.shanghai_doudizhu.plays import Play, card_power, classify
 from engine.shanghai_doudizhu.result import (
@@ -48,14 +47,10 @@ from engine.shanghai_doudizhu.rules import (
     RULES_VERSION,
     RULES_VERSION_1,
     RULES_VERSIONS,
-    FirstBidder,
     Rules,
 )
 
 __all__ = ["HAND_SIZE", "KITTY_SIZE", "Deal", "Phase"]
-
-HAND_SIZE = 25
-KITTY_SIZE = 8
 
 
 class Phase(enum.Enum):
@@ -102,57 +97,19 @@ class Deal:
         self.rules_version = rules_version
         if not 0 <= huangfan <= MAX_HUANGFAN:
             raise EngineError(f"huangfan must be 0 to {MAX_HUANGFAN}, not {huangfan}")
-        if first_bidder is not None and first_bidder not in SEATS:
-            raise EngineError(f"first_bidder must be a seat 0-3, not {first_bidder!r}")
-        if first_bidder is not None and rules.first_bidder is FirstBidder.MARKED_CARD:
-            raise EngineError(
-                "a first_bidder is given only under first_bidder=rotate; under marked_card the "
-                "marked card's holder bids first"
-            )
         self.seed = seed
         self.given_first_bidder = first_bidder
         self.rules = rules
         self.base = rules.base
         self.huangfan = huangfan
         self._rng = random.Random(seed)
-        if hands is None:
-            cards = pack(2)
-            self._rng.shuffle(cards)
-            self.hands: list[list[Card]] = [cards[25 * s : 25 * s + 25] for s in SEATS]
-            self.kitty: tuple[Card, ...] = tuple(cards[100:])
-            self.hand_made = False
-            if first_bidder is None and rules.first_bidder is FirstBidder.MARKED_CARD:
-                index = self._rng.randrange(100)
-                seat = index // 25
-                marked = (seat, self.hands[seat][index % 25])
-            else:
-                seat = self._rng.randrange(4) if first_bidder is None else first_bidder
-                marked = (seat, self.hands[seat][self._rng.randrange(25)])
-        else:
-            if len(hands) != 4 or not all(hands):
-                raise EngineError("a hand-made deal has four hands with cards")
-            self.hands = [list(h) for h in hands]
-            self.kitty = tuple(kitty)
-            for card, count in Counter([*self.kitty, *(c for h in hands for c in h)]).items():
-                if count > 2:
-                    raise EngineError(f"{count} copies of {card}, the two packs have two")
-            self.hand_made = True
-            if marked is None:
-                seat = 0 if first_bidder is None else first_bidder
-                marked = (seat, self.hands[seat][0])
-            elif first_bidder is not None and marked[0] != first_bidder:
-                raise EngineError(
-                    f"under rotate the marked card is in the first bidder's hand (seat "
-                    f"{first_bidder}), not seat {marked[0]}'s"
-                )
-        if marked[0] not in SEATS or marked[1] not in self.hands[marked[0]]:
-            raise EngineError(f"the marked card {marked[1]} is not in seat {marked[0]}'s hand")
-        sizes = [len(h) for h in self.hands]
-        if sizes != [HAND_SIZE] * 4 or len(self.kitty) != KITTY_SIZE:
-            raise EngineError(
-                f"a deal gives each seat {HAND_SIZE} cards and the kitty {KITTY_SIZE}, not "
-                f"{', '.join(map(str, sizes))} and {len(self.kitty)}"
-            )
+        dealt = deal_cards(
+            self._rng, rules, first_bidder=first_bidder, hands=hands, kitty=kitty, marked=marked
+        )
+        self.hands: list[list[Card]] = dealt.hands
+        self.kitty: tuple[Card, ...] = dealt.kitty
+        self.hand_made = dealt.hand_made
+        marked = dealt.marked
         self.marked_seat, self.marked_card = marked
         self.first_bidder = self.marked_seat
         self.initial_hands: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in self.hands)
@@ -622,64 +579,13 @@ class Deal:
     # -- views ---------------------------------------------------------------------------------
 
     def public_view(self) -> dict[str, Any]:
-        """What every player may see: counts, bids, the marked card, 摊打 hand, declared sets,
-        the trick; never a hidden card."""
-        landlord = self.landlord
-        shown = landlord is not None and self.open_hand
-        return {
-            "phase": self.phase.value,
-            "turn": self.turn,
-            "awaiting": list(self.awaiting()),
-            "base": self.base,
-            "first_bidder": self.first_bidder,
-            "marked": {"seat": self.marked_seat, "card": str(self.marked_card)},
-            "bids": [{"seat": s, "bid": v} for s, v in self.bids.items()],
-            "highest": self.highest,
-            "landlord": landlord,
-            "bid": self.bid,
-            "head_bid": self.head,
-            "huangfan": self.huangfan,
-            "open_hand": self.open_hand,
-            "landlord_hand": format_cards(self.hand(landlord))
-            if shown and landlord is not None
-            else None,
-            "kitty": format_cards(self.kitty) if shown else None,
-            "declared": [str(p) for p in self.declared],
-            "declared_in_hand": [str(p) for p in self.locked],
-            "fight": self.fight,
-            "counts": [len(h) for h in self.hands],
-            "bombs": list(self.bombs),
-            "bomb_limits": list(self.bomb_limits),
-            "trick": {
-                "actions": [a.to_json() for a in self.trick],
-                "current": None if self.current is None else str(self.current),
-                "current_type": None if self.current is None else self.current.type.value,
-                "current_seat": self.current_seat,
-                "passes": self.passes,
-            },
-            "last_trick": None
-            if self.last_trick is None
-            else {
-                "winner": self.last_trick[0],
-                "actions": [a.to_json() for a in self.last_trick[1]],
-            },
-            "moves": len(self.actions),
-            "timeouts": list(self.timeouts),
-            "result": None if self.result is None else self.result.to_json(),
-        }
+        """What every player may see (:func:`engine.shanghai_doudizhu.views.public_view`)."""
+        return views.public_view(self)
 
     def private_view(self, seat: int) -> dict[str, Any]:
-        """The public view plus what ``seat`` alone sees: his hand, his legal actions, and the
-        kitty for the landlord."""
-        if seat not in SEATS:
-            raise EngineError.of("common.seat_range", seat=seat, high=3)
-        view = self.public_view()
-        view["seat"] = seat
-        view["hand"] = format_cards(self.hand(seat))
-        view["legal"] = [a.to_json() for a in self.legal_actions(seat)]
-        if seat == self.landlord:
-            view["kitty"] = format_cards(self.kitty)
-        return view
+        """The public view plus ``seat``'s hand, legal actions and, for the landlord, the kitty
+        (:func:`engine.shanghai_doudizhu.views.private_view`)."""
+        return views.private_view(self, seat)
 
     def __repr__(self) -> str:
         return f"<Deal seed={self.seed!r} {self._state()}>"
