@@ -49,7 +49,7 @@ def setup() -> tuple[int, str]:
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
     from games.play import services
-    from tests.games.test_apis import people_table
+    from tests.games.play.test_apis import people_table
 
     table, users = people_table()
     services.match_start(table=table, seed=5)

@@ -42,8 +42,8 @@ __all__ = [
 ]
 
 #: Presence keys expire unless a connection renews them: every resync, at least three times within
-#: it (tests/games/test_realtime_pool.py checks it against LUZI_PUSH_RESYNC_SECONDS). It was 300 s:
-#: a close that Redis refused kept the seat online for five minutes (issue 31).
+#: it (tests/games/live/test_realtime_pool.py checks it against LUZI_PUSH_RESYNC_SECONDS). It was
+#: 300 s: a close that Redis refused kept the seat online for five minutes (issue 31).
 PRESENCE_SECONDS = 40
 
 #: How long a finished player's leave is kept for the next deal (a day: a match is shorter).

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from engine.registry import get_game
 from games.models import Challenge, Deal
 from tests.browser.conftest import ARTIFACTS
-from tests.games.test_replay import finished_match
+from tests.games.replay.test_replay import finished_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

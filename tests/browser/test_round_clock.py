@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.events import PASSWORD, log_in
-from tests.tournaments.test_round_clock import event_of
+from tests.tournaments.rounds.test_round_clock import event_of
 from tournaments.events import staff as events_staff
 from tournaments.rounds import clock as rounds_clock
 from tournaments.rounds import running

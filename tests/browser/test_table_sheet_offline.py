@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.events import PASSWORD, log_in
-from tests.tournaments.test_table_sheet import hall
+from tests.tournaments.results.test_table_sheet import hall
 from tournaments.models import ResultSubmission, SheetDeal
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -23,8 +23,8 @@ from games import tasks
 from games.models import Match
 from games.play import services as play_services
 from tests.games.factories import UserFactory
-from tests.games.test_apis import people_table
-from tests.games.test_play import _human_turn, bot_table, human_table
+from tests.games.play.test_apis import people_table
+from tests.games.play.test_play import _human_turn, bot_table, human_table
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "s3cret-scrape-token-for-tests"
@@ -234,8 +234,8 @@ def test_a_tasks_run_is_timed_by_name_and_state() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_a_socket_counts_open_and_its_push_is_timed() -> None:
     from games.play import state as play_state
-    from tests.games.test_apis import _first_legal
-    from tests.games.test_realtime import drive_bots_once, next_state, socket
+    from tests.games.live.test_realtime import drive_bots_once, next_state, socket
+    from tests.games.play.test_apis import _first_legal
 
     def move(table: Any) -> None:
         """A bot's move, else the person's."""

@@ -25,8 +25,8 @@ from games.models import Table, TableSeat
 from games.play.services import match_start
 from tests.config.test_fuzz import World, fill, url_patterns
 from tests.games.factories import BotFactory, PlayerFactory, UserFactory
+from tests.tournaments.duplicate.test_duplicate import duplicate_event, play_all, play_deal, start
 from tests.tournaments.factories import EventFactory, TeamFactory, UnitFactory
-from tests.tournaments.test_duplicate import duplicate_event, play_all, play_deal, start
 from tournaments.draw import services as draw_services
 from tournaments.events import staff as events_staff
 from tournaments.knockout.services import knockout_break, knockout_confirm, knockout_start

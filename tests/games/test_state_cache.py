@@ -17,7 +17,7 @@ from games.models import Deal, Match, Table, TableSeat
 from games.play import engine_state, services
 from games.play import state as selectors
 from tests.games.factories import BotFactory, PlayerFactory
-from tests.games.test_apis import _first_legal, people_table
+from tests.games.play.test_apis import _first_legal, people_table
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from config.celery import app
 from games.play import locking as play_locking
 from games.play import services as play_services
 from games.tasks import ping
+from tests.games.play.test_apis import people_table
+from tests.games.play.test_play import bot_table
 from tests.games.queued import record_queued
-from tests.games.test_apis import people_table
-from tests.games.test_play import bot_table
 
 
 def test_ping_task_logic() -> None:

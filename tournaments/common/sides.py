@@ -4,7 +4,7 @@ A team event is of a game with fixed sides (``Game.fixed_sides``): a table seats
 A on the seats of the game's first side and team B on those of its second, each team in its
 members' order. So a team has as many players as a side has seats (大怪路子: 3 of 6 seats, by
 parity, seated a0 b0 a1 b1 a2 b2; a game of two sides of two at tables of four: 2), and nothing
-here names a game (tests/tournaments/test_sides.py).
+here names a game (tests/tournaments/common/test_sides.py).
 """
 
 from __future__ import annotations
