@@ -29,7 +29,7 @@ from config.exceptions import ApplicationError, NotAllowedError
 from engine.registry import get_game
 from tournaments.common.qr import qr_svg
 from tournaments.models import Pairing
-from tournaments.results import sheet_form, sheets
+from tournaments.results import sheet_entry, sheet_form
 from tournaments.results import table_sheet as services
 from tournaments.rounds.clock import round_clock_page
 from tournaments.web.api import parsed_input
@@ -65,7 +65,7 @@ def table_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     pairing = access.pairing
     game = get_game(pairing.table.game)
     try:
-        spec = sheets.spec_of(game)
+        spec = sheet_entry.spec_of(game)
     except ApplicationError as error:
         raise Http404(error.message) from None
     people = sheet_form.seat_people(pairing, game)
@@ -144,7 +144,7 @@ def _posted_deal(access: services.SheetAccess, data: dict[str, Any]) -> tuple[in
         return data.get("first_dealer"), data["deal"]
     fields = {str(k): v for k, v in (data.get("picks") or {}).items()}
     game = access.game
-    spec = sheets.spec_of(game)
+    spec = sheet_entry.spec_of(game)
     people = sheet_form.seat_people(access.pairing, game)
     names = [""] * game.seat_count
     for person in people:

@@ -17,7 +17,7 @@ from engine.game import Game
 from engine.registry import get_game
 from games.models import Deal, Match
 from tournaments.models import Pairing
-from tournaments.results.sheets import spec_of
+from tournaments.results.sheet_entry import spec_of
 
 
 @dataclass(frozen=True, slots=True)

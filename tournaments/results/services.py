@@ -25,9 +25,9 @@ from tournaments.models import (
     Round,
     RoundLog,
 )
-from tournaments.results import sheets
+from tournaments.results import sheet_entry
 from tournaments.results.preview import ResultPreview, SeatsPreview, preview_of
-from tournaments.results.sheets import deals_parse
+from tournaments.results.sheet_entry import deals_parse
 from tournaments.results.tallies import event_tallies_refresh, tallies_refresh
 
 __all__ = [
@@ -51,7 +51,7 @@ def _sheet(pairing: Pairing, first_dealer: Any, deals: Any) -> dict[str, Any]:
     the game needs one), the deals as sent (checked here as finishing orders for a game whose
     deals are; the engine checks every field). Raises ApplicationError."""
     game = get_game(pairing.table.game)
-    spec = sheets.spec_of(game)
+    spec = sheet_entry.spec_of(game)
     seat = isinstance(first_dealer, int) and not isinstance(first_dealer, bool)
     last = game.seat_count - 1
     if (first_dealer is None and spec.first_dealer_required) or (
@@ -59,9 +59,9 @@ def _sheet(pairing: Pairing, first_dealer: Any, deals: Any) -> dict[str, Any]:
     ):
         raise ApplicationError(_("The first dealer is a seat from 0 to %(last)d.") % {"last": last})
     if spec.typed == "lines":
-        checked = sheets.finish_deals(deals, game.seat_count)
+        checked = sheet_entry.finish_deals(deals, game.seat_count)
     else:
-        checked = sheets.sheet_deals_check(deals)
+        checked = sheet_entry.sheet_deals_check(deals)
     sheet: dict[str, Any] = {"deals": checked}
     if first_dealer is not None:
         sheet["first_dealer"] = first_dealer

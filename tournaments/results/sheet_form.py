@@ -16,7 +16,7 @@ from config.exceptions import ApplicationError
 from engine.game import Game
 from engine.sheets import SheetSpec
 from tournaments.models import Pairing
-from tournaments.results.sheets import PickError, deals_parse, lines_parse, picked_deals
+from tournaments.results.sheet_entry import PickError, deals_parse, lines_parse, picked_deals
 
 __all__ = [
     "deals_text",

@@ -28,7 +28,7 @@ from tournaments.events.organizers import event_is_organizer, event_is_referee
 from tournaments.formats import table_deals
 from tournaments.models import Pairing, ResultSubmission, Round, SheetDeal
 from tournaments.results import services as results_services
-from tournaments.results import sheets
+from tournaments.results import sheet_entry
 from tournaments.results.preview import (
     PreviewDeal,
     ResultPreview,
@@ -123,11 +123,11 @@ def _sheet_of(rows: Sequence[SheetDeal]) -> tuple[int | None, list[dict[str, Any
 def _score(pairing: Pairing, first_dealer: int | None, deals: list[dict[str, Any]]) -> Any:
     """The engine's scoring of the sheet so far (writes nothing); raises ApplicationError."""
     game = get_game(pairing.table.game)
-    spec = sheets.spec_of(game)
+    spec = sheet_entry.spec_of(game)
     if spec.typed == "lines":
-        checked = sheets.finish_deals(deals, game.seat_count)
+        checked = sheet_entry.finish_deals(deals, game.seat_count)
     else:
-        checked = sheets.sheet_deals_check(deals)
+        checked = sheet_entry.sheet_deals_check(deals)
     sheet: dict[str, Any] = {"deals": checked}
     if first_dealer is not None:
         sheet["first_dealer"] = first_dealer
@@ -211,7 +211,7 @@ def _checked(
     if not isinstance(deal, dict) or not deal:
         raise ApplicationError(_("Pick what happened in the deal."))
     game = get_game(pairing.table.game)
-    spec = sheets.spec_of(game)
+    spec = sheet_entry.spec_of(game)
     if number == 1:
         if first_dealer is None and spec.first_dealer_required:
             raise ApplicationError(_("Pick who dealt first."))
@@ -271,7 +271,7 @@ def deal_enter(
     if not isinstance(deal, dict) or not deal:
         raise ApplicationError(_("Pick what happened in the deal."))
     game = get_game(pairing.table.game)
-    spec = sheets.spec_of(game)
+    spec = sheet_entry.spec_of(game)
     rows = current_deals(pairing)
     limit = form_rows(spec, table_deals(pairing.pk, pairing.round.event.deals_per_match))
     if not 1 <= number <= min(len(rows) + 1, limit):
@@ -450,7 +450,7 @@ def sheet_state(access: SheetAccess) -> dict[str, Any]:
     history of every version, and whether the match is recorded."""
     pairing = access.pairing
     game = access.game
-    spec = sheets.spec_of(game)
+    spec = sheet_entry.spec_of(game)
     rows = current_deals(pairing)
     preview = sheet_preview(pairing, rows)
     words = _preview_deals(preview)

@@ -27,7 +27,7 @@ from tournaments.models import (
     ResultSubmission,
 )
 from tournaments.results import services as results_services
-from tournaments.results import sheet_form, sheets
+from tournaments.results import sheet_entry, sheet_form
 from tournaments.rounds.clock import round_clock_page
 from tournaments.web.pages import attempt, bad_form, posted_id
 from tournaments.web.requests import organized_event
@@ -55,7 +55,7 @@ def table_result(request: HttpRequest, pk: int, pairing: int) -> HttpResponse:
     event, p = _pairing(request, pk, pairing)
     game = get_game(p.table.game)
     try:
-        spec = sheets.spec_of(game)
+        spec = sheet_entry.spec_of(game)
     except ApplicationError as error:
         return bad_form(request, error.message)
     people = sheet_form.seat_people(p, game)
@@ -165,7 +165,7 @@ def _sheet_qr(request: HttpRequest, pairing: Pairing) -> Pairing:
 def _printed(event: Event) -> dict[str, Any]:
     """What every printed sheet of the event shows: the game's columns, its rows."""
     game = get_game(event.game)
-    spec = sheets.spec_of(game)
+    spec = sheet_entry.spec_of(game)
     return {
         "printed": sheet_form.printed_sheet(spec, game),
         "deals": range(1, sheet_form.printed_rows(spec, event.deals_per_match) + 1),

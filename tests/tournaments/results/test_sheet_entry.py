@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.registry import get_game
-from tournaments.results.sheets import PickError, picked_deals
+from tournaments.results.sheet_entry import PickError, picked_deals
 
 
 def test_doudizhu_rows_become_the_sheets_deals() -> None:
@@ -86,7 +86,7 @@ def test_a_bad_pick_names_the_deal_and_field(game: str, post: dict[str, str], fi
 
 def test_typed_lines_take_names_or_seats_counted_from_1() -> None:
     from config.exceptions import ApplicationError
-    from tournaments.results.sheets import lines_parse
+    from tournaments.results.sheet_entry import lines_parse
 
     names = ["甲", "乙", "丙", "丁", "戊", "己"]
     assert lines_parse("1 3 5\n乙，甲 逃跑 丁\nleave 6", names) == [
@@ -127,7 +127,7 @@ def test_the_sites_sheet_code_names_no_game() -> None:
     files = [
         *(
             root / "tournaments" / "results" / name
-            for name in ("sheets.py", "sheet_form.py", "services.py", "preview.py", "views.py")
+            for name in ("sheet_entry.py", "sheet_form.py", "services.py", "preview.py", "views.py")
         ),
         root / "tournaments" / "rounds" / "dashboard.py",
         *(root / "templates" / "tournaments" / "manage").glob("*.html"),
