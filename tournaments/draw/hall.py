@@ -250,7 +250,7 @@ def hall_simulate(
     if not 1 <= tables <= TABLES_MOST:
         raise ApplicationError(_("A hall has from 1 to %(most)d tables.") % {"most": TABLES_MOST})
     if absent < 0:
-        raise ApplicationError(_("The absent cannot be fewer than none."))
+        raise ApplicationError(_("The number of those absent cannot be negative."))
     rng = random.Random(seed)
     tag = f"{timezone.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
     event, organizer, referee = _hall_event(chosen.key, tables, absent, tag)
