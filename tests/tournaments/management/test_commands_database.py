@@ -19,6 +19,7 @@ COMMANDS = [
     ["import_players", "1", "players.csv"],
     ["load_demo"],
     ["demo_play"],
+    ["simulate_hall", "--tables", "1"],
 ]
 
 
