@@ -44,6 +44,7 @@ ENTRY_MODULES = frozenset(
         "manage",
         "deals_api",
         "demo",
+        "hall",  # the simulated hall of a venue's day (manage.py simulate_hall)
         "running",
         "consumers",
         "tasks",

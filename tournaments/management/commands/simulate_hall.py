@@ -1,5 +1,5 @@
 """`manage.py simulate_hall`: a hall of offline tables on the day (issue 30), scored from the
-players' phones while the round's clock runs (tournaments.draw.hall)."""
+players' phones while the round's clock runs (tournaments.events.hall)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from config.exceptions import ApplicationError
 from engine.registry import DEFAULT_GAME
-from tournaments.draw.hall import hall_simulate
+from tournaments.events.hall import hall_simulate
 from tournaments.management.commands._base import LuziCommand
 from tournaments.management.commands._progress import ProgressBar
 

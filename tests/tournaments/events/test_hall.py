@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 
 from config.exceptions import ConflictError
 from games.models import TableSeat
-from tournaments.draw.hall import ROUND_MINUTES, hall_simulate, hall_standings_check
+from tournaments.events.hall import ROUND_MINUTES, hall_simulate, hall_standings_check
 from tournaments.formats import table_deals
 from tournaments.models import EventReferee, ResultSubmission, RoundEntry, SheetDeal
 from tournaments.results import table_sheet

@@ -7,7 +7,7 @@ standings follow.
 
 Everything goes through the services the pages and the API call; nothing is written behind
 their back. ``manage.py simulate_hall`` runs it and prints :meth:`HallSummary.lines`; the test
-(tests/tournaments/draw/test_hall.py) checks the outcome for each game."""
+(tests/tournaments/events/test_hall.py) checks the outcome for each game."""
 
 from __future__ import annotations
 
