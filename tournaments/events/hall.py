@@ -29,6 +29,7 @@ from engine.registry import DEFAULT_GAME, get_game
 from games.models import Player, Table
 from games.tables.messages import engine_message
 from games.tables.services import player_create
+from tournaments.common.sides import team_game
 from tournaments.common.standings_rows import PlayerRow, TeamRow
 from tournaments.draw.services import round_create_paired
 from tournaments.events import entries as events_entries
@@ -144,7 +145,7 @@ def _hall_event(game: str, tables: int, absent: int, tag: str) -> tuple[Event, A
         table_mode=Table.Mode.OFFLINE,
         draw_checked_in_only=True,
         round_minutes=ROUND_MINUTES,
-        **({"pairing_format": Event.PairingFormat.SWISS} if game != "daguai" else {}),
+        **({} if team_game(game) else {"pairing_format": Event.PairingFormat.SWISS}),
     )
     event_organizer_add(event=event, user=organizer)
     EventReferee.objects.create(event=event, user=referee, added_by=organizer)

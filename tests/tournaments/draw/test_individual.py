@@ -235,7 +235,7 @@ def test_simulate_event_runs_an_individual_event_through_celery(game: str) -> No
     rows = event_standings_rows(event=event, kind="player")
     assert len(rows) == 9 and sum(r.points for r in rows) == 0  # zero-sum, no bye points
     figure = "silver" if game == "xiaoluzi" else "rating"
-    assert any(r[figure] for r in rows)
+    assert any(r.figures[figure] for r in rows)
 
 
 def test_simulate_event_refuses_an_unknown_game() -> None:
